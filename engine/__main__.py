@@ -1,0 +1,176 @@
+"""``python -m engine score | shanten | replay`` — the engine's command line (a stable contract).
+
+* ``score "<hand>" [--json]``; ``score --json -`` reads one hand per line from stdin and prints
+  one JSON object per line, in order (a bad line gives ``{"error": ...}`` and the run goes on).
+* ``shanten "<tiles>" [--json]``: shanten overall and per form, then waits (tenpai) or, for each
+  useful discard, the ukeire with counts.
+* ``replay PATH... [--json]``: replays game logs (see :mod:`engine.logs.replay`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from engine.hand.shanten import calculator
+from engine.scoring import score_line
+from engine.tiles import KIND_NAMES, NotationError, counts_of, kind_of, parse_tiles
+
+
+def _describe_score(line: str, r: dict[str, Any]) -> str:
+    if "error" in r:
+        return f"error: {r['error']}"
+    if not r["agari"]:
+        return {"no_yaku": "no yaku: the hand is complete but has nothing to win with"}.get(
+            r.get("reason", ""), "not a winning hand"
+        )
+    lines = [
+        f"{y['name']}: {y['han']} han" if y["han"] < 13 or not r["yakuman"] else f"{y['name']}: yakuman"
+        for y in r["yaku"]
+    ]
+    head = f"{r['yakuman']}× yakuman" if r["yakuman"] else f"{r['han']} han {r['fu']} fu"
+    if r.get("limit"):
+        head += f" ({r['limit']})"
+    pay = ", ".join(f"{k} {v:+d}" for k, v in r["payments"].items())
+    return "\n".join([*lines, f"{head} = {r['points']} points", f"payments: {pay}"])
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    if args.hand == "-":
+        out = sys.stdout
+        write = out.write
+        dumps = json.dumps
+        for raw in sys.stdin:
+            line = raw.strip()
+            if not line:
+                continue
+            r = score_line(line)
+            write((dumps(r, ensure_ascii=False) if args.json else _describe_score(line, r)) + "\n")
+        out.flush()
+        return 0
+    r = score_line(args.hand)
+    print(json.dumps(r, ensure_ascii=False) if args.json else _describe_score(args.hand, r))
+    return 1 if "error" in r else 0
+
+
+def shanten_report(text: str) -> dict[str, Any]:
+    """Shanten of a concealed hand (3n+1 or 3n+2 tiles) with waits or per-discard ukeire."""
+    codes = parse_tiles(text, allow_flowers=False)
+    counts = counts_of(codes)
+    n = len(codes)
+    if n % 3 == 0 or n == 0 or n > 14:
+        raise NotationError(
+            f"a hand for shanten needs 1, 2, 4, 5, … 13 or 14 tiles (3n+1 or 3n+2), got {n}", text, 0
+        )
+    if max(counts) > 4:
+        k = counts.index(max(counts))
+        raise NotationError(f"{KIND_NAMES[k]} appears {counts[k]} times; there are only 4", text, 0)
+    calc = calculator()
+    std, chiitoi, kokushi = calc.forms(counts)
+    best = min(std, chiitoi, kokushi)
+    report: dict[str, Any] = {
+        "tiles": n,
+        "shanten": best,
+        "forms": {
+            "standard": std,
+            "chiitoitsu": None if chiitoi == 99 else chiitoi,
+            "kokushi": None if kokushi == 99 else kokushi,
+        },
+    }
+    if n % 3 == 1:
+        u = calc.ukeire(counts)
+        report["ukeire"] = {KIND_NAMES[k]: c for k, c in sorted(u.tiles.items())}
+        report["ukeire_total"] = u.count
+        if best == 0:
+            report["waits"] = [KIND_NAMES[k] for k in calc.waits(counts)]
+    else:
+        discards: list[dict[str, Any]] = []
+        for k in sorted({kind_of(c) for c in codes}):
+            counts[k] -= 1
+            sh = calc.shanten(counts)
+            if sh == best or (best == -1 and sh == 0):
+                u = calc.ukeire(counts)
+                discards.append(
+                    {
+                        "discard": KIND_NAMES[k],
+                        "shanten": sh,
+                        "ukeire": {KIND_NAMES[x]: c for x, c in sorted(u.tiles.items())},
+                        "total": u.count,
+                    }
+                )
+            counts[k] += 1
+        discards.sort(key=lambda d: (d["shanten"], -d["total"]))
+        report["discards"] = discards
+    return report
+
+
+def _describe_shanten(r: dict[str, Any]) -> str:
+    f = r["forms"]
+    head = (
+        "complete (agari)"
+        if r["shanten"] == -1
+        else ("tenpai" if r["shanten"] == 0 else f"{r['shanten']}-shanten")
+    )
+    forms = ", ".join(f"{k} {v}" for k, v in f.items() if v is not None)
+    lines = [f"{head}  ({forms})"]
+    if "waits" in r:
+        lines.append("waits: " + " ".join(r["waits"]))
+    if "ukeire" in r:
+        lines.append(f"ukeire {r['ukeire_total']}: " + " ".join(f"{k}×{c}" for k, c in r["ukeire"].items()))
+    for d in r.get("discards", []):
+        lines.append(
+            f"discard {d['discard']}: {d['total']} tiles "
+            + " ".join(f"{k}×{c}" for k, c in d["ukeire"].items())
+        )
+    return "\n".join(lines)
+
+
+def cmd_shanten(args: argparse.Namespace) -> int:
+    try:
+        r = shanten_report(args.tiles)
+    except ValueError as e:
+        print(json.dumps({"error": str(e)}) if args.json else f"error: {e}")
+        return 1
+    print(json.dumps(r, ensure_ascii=False) if args.json else _describe_shanten(r))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    import importlib
+
+    try:
+        replay = importlib.import_module("engine.logs.replay")
+    except ImportError:
+        print("error: log replay is not available in this build yet", file=sys.stderr)
+        return 2
+    rc: int = replay.main(args.paths, as_json=args.json)
+    return rc
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m engine", description="Jantaku rules engine")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser(
+        "score", help="score a hand: '<concealed> [melds] ron|tsumo <tile> [flags]' or - for stdin"
+    )
+    s.add_argument("hand")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_score)
+    t = sub.add_parser("shanten", help="shanten, waits and ukeire of a concealed hand")
+    t.add_argument("tiles")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(func=cmd_shanten)
+    r = sub.add_parser("replay", help="replay game logs and check every action and score")
+    r.add_argument("paths", nargs="+")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_replay)
+    args = p.parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,263 @@
+"""The hand grammar used by ``python -m engine score``, ``/score`` and the tests.
+
+::
+
+    <concealed tiles> [<meld> ...] (ron|tsumo) <winning tile> [flags]
+    meld := chi(123p) | pon(555m) | minkan(5555m) | ankan(7777s) | kakan(5555m)
+
+The concealed part excludes the winning tile. Flags: ``seat=E|S|W|N`` (winner's seat wind, dealer
+= E), ``round=E|S|W|N``, ``dora=<indicators>``, ``ura=<indicators>``, ``riichi``, ``double_riichi``,
+``ippatsu``, ``haitei``, ``houtei``, ``rinshan``, ``chankan``, ``tenhou``, ``chiihou``, ``renhou``,
+``honba=N``, ``sticks=N``, ``kita=N``, ``players=3|4``, ``ruleset=NAME``, and ``from=E|S|W|N``
+(the discarder's seat wind for a ron; without it the payer is reported as ``"discarder"``).
+
+Every error is a :class:`~engine.tiles.NotationError` whose message points at the bad character
+(1-based position in the whole line).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.tiles import RED, NotationError, format_tiles, kind_of, parse_tiles
+
+__all__ = ["HandSpec", "Meld", "MeldType", "WinContext", "format_hand", "parse_hand", "WINDS"]
+
+WINDS = "ESWN"
+
+
+class MeldType(StrEnum):
+    CHI = "chi"
+    PON = "pon"
+    MINKAN = "minkan"
+    ANKAN = "ankan"
+    KAKAN = "kakan"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    type: MeldType
+    tiles: tuple[int, ...]  # tile codes, red bit kept
+    from_seat: int | None = None  # relative: 1 shimocha, 2 toimen, 3 kamicha (when known)
+
+    @property
+    def kind(self) -> int:
+        """The lowest kind in the meld (the kind itself for pon/kan)."""
+        return min(t & ~RED for t in self.tiles)
+
+    @property
+    def is_kan(self) -> bool:
+        return self.type in (MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN)
+
+    @property
+    def opened(self) -> bool:
+        return self.type is not MeldType.ANKAN
+
+    def __str__(self) -> str:
+        return f"{self.type.value}({format_tiles(self.tiles)})"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WinContext:
+    tsumo: bool = False
+    seat_wind: int = 0  # 0 East (dealer) .. 3 North
+    round_wind: int = 0
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    rinshan: bool = False
+    chankan: bool = False
+    tenhou: bool = False
+    chiihou: bool = False
+    renhou: bool = False
+    dora_indicators: tuple[int, ...] = ()
+    ura_indicators: tuple[int, ...] = ()
+    honba: int = 0
+    sticks: int = 0
+    kita: int = 0
+    players: int = 4
+    discarder: int | None = None  # seat wind of the discarder on a ron
+
+    @property
+    def dealer(self) -> bool:
+        return self.seat_wind == 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+    ctx: WinContext
+    ruleset: str = "riichi"
+    options: dict[str, str] = field(default_factory=dict)  # unknown key=value flags, for variants
+
+
+_MELD_RE = re.compile(r"^(chi|pon|minkan|ankan|kakan|daiminkan|shouminkan)\((.*)\)$")
+_BOOL_FLAGS = {
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "chankan",
+    "tenhou",
+    "chiihou",
+    "renhou",
+    "tsumo",
+}
+
+
+def _meld(token: str, pos: int) -> Meld:
+    m = _MELD_RE.match(token)
+    if not m:
+        raise NotationError(
+            f"'{token}' at position {pos + 1} is not a meld: write chi(123p), pon(555m), minkan(5555m), "
+            "ankan(7777s) or kakan(5555m)",
+            token,
+            pos,
+        )
+    name, body = m.group(1), m.group(2)
+    mtype = {"daiminkan": "minkan", "shouminkan": "kakan"}.get(name, name)
+    tiles = tuple(parse_tiles(body, offset=pos + len(name) + 1, allow_flowers=False))
+    kinds = sorted(kind_of(t) for t in tiles)
+    t = MeldType(mtype)
+    if t is MeldType.CHI:
+        ok = (
+            len(kinds) == 3
+            and kinds[0] < 27
+            and kinds[0] // 9 == kinds[2] // 9
+            and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
+        )
+        need = "three consecutive tiles of one suit"
+    elif t is MeldType.PON:
+        ok = len(kinds) == 3 and kinds[0] == kinds[2]
+        need = "three identical tiles"
+    else:
+        ok = len(kinds) == 4 and kinds[0] == kinds[3]
+        need = "four identical tiles"
+    if not ok:
+        raise NotationError(f"meld '{token}' at position {pos + 1} must be {need}", token, pos)
+    return Meld(t, tiles)
+
+
+def _wind(value: str, key: str, pos: int) -> int:
+    if value in WINDS:
+        return WINDS.index(value)
+    if value in ("1", "2", "3", "4"):
+        return int(value) - 1
+    raise NotationError(f"{key}={value} at position {pos + 1}: use E, S, W or N", value, pos)
+
+
+def _int(value: str, key: str, pos: int) -> int:
+    if not value.isdigit():
+        raise NotationError(f"{key}={value} at position {pos + 1}: expected a whole number", value, pos)
+    return int(value)
+
+
+def parse_hand(text: str) -> HandSpec:
+    """Parse one hand line. Raises :class:`NotationError` pointing at the first bad token."""
+    tokens: list[tuple[str, int]] = [(m.group(0), m.start()) for m in re.finditer(r"\S+", text)]
+    if not tokens:
+        raise NotationError("empty hand: write e.g. '123m456p789s1122z ron 2z'", text, 0)
+    concealed: list[int] = []
+    melds: list[Meld] = []
+    i = 0
+    tok, pos = tokens[0]
+    if tok not in ("ron", "tsumo") and "(" not in tok:
+        concealed = parse_tiles(tok, offset=pos, allow_flowers=True)
+        i = 1
+    while i < len(tokens) and "(" in tokens[i][0]:
+        melds.append(_meld(*tokens[i]))
+        i += 1
+    if i >= len(tokens) or tokens[i][0] not in ("ron", "tsumo"):
+        where = tokens[i][1] if i < len(tokens) else len(text)
+        got = f"'{tokens[i][0]}'" if i < len(tokens) else "the end of the line"
+        raise NotationError(
+            f"expected 'ron' or 'tsumo' then the winning tile at position {where + 1}, found {got}",
+            text,
+            where,
+        )
+    tsumo = tokens[i][0] == "tsumo"
+    i += 1
+    if i >= len(tokens):
+        raise NotationError(f"missing the winning tile after '{tokens[i - 1][0]}'", text, len(text))
+    win_codes = parse_tiles(tokens[i][0], offset=tokens[i][1])
+    if len(win_codes) != 1:
+        raise NotationError(
+            f"the winning tile at position {tokens[i][1] + 1} must be exactly one tile, got '{tokens[i][0]}'",
+            text,
+            tokens[i][1],
+        )
+    win = win_codes[0]
+    i += 1
+    kw: dict[str, object] = {"tsumo": tsumo}
+    ruleset = "riichi"
+    extra: dict[str, str] = {}
+    for tok, pos in tokens[i:]:
+        key, eq, value = tok.partition("=")
+        if not eq:
+            if key in _BOOL_FLAGS:
+                kw[key] = True
+                continue
+            if key in ("dealer", "non-dealer"):
+                if key == "dealer":
+                    kw["seat_wind"] = 0
+                continue
+            raise NotationError(f"unknown flag '{tok}' at position {pos + 1}", text, pos)
+        vpos = pos + len(key) + 1
+        if key == "seat":
+            kw["seat_wind"] = _wind(value, key, vpos)
+        elif key == "round":
+            kw["round_wind"] = _wind(value, key, vpos)
+        elif key == "from":
+            kw["discarder"] = _wind(value, key, vpos)
+        elif key == "dora":
+            kw["dora_indicators"] = tuple(parse_tiles(value, offset=vpos)) if value else ()
+        elif key == "ura":
+            kw["ura_indicators"] = tuple(parse_tiles(value, offset=vpos)) if value else ()
+        elif key in ("honba", "sticks", "kita"):
+            kw[key] = _int(value, key, vpos)
+        elif key == "players":
+            n = _int(value, key, vpos)
+            if n not in (3, 4):
+                raise NotationError(f"players={value} at position {vpos + 1}: use 3 or 4", text, vpos)
+            kw["players"] = n
+        elif key == "ruleset":
+            ruleset = value
+        else:
+            extra[key] = value
+    ctx = WinContext(**kw)  # type: ignore[arg-type]
+    return HandSpec(tuple(concealed), tuple(melds), win, ctx, ruleset, extra)
+
+
+def format_hand(spec: HandSpec) -> str:
+    """The canonical text of a hand (inverse of :func:`parse_hand`)."""
+    c = spec.ctx
+    parts = [format_tiles(spec.concealed)] if spec.concealed else []
+    parts += [str(m) for m in spec.melds]
+    parts += ["tsumo" if c.tsumo else "ron", format_tiles([spec.win_tile])]
+    parts += [f"seat={WINDS[c.seat_wind]}", f"round={WINDS[c.round_wind]}"]
+    if c.dora_indicators:
+        parts.append(f"dora={format_tiles(c.dora_indicators)}")
+    if c.ura_indicators:
+        parts.append(f"ura={format_tiles(c.ura_indicators)}")
+    for flag in sorted(_BOOL_FLAGS - {"tsumo"}):
+        if getattr(c, flag):
+            parts.append(flag)
+    for key in ("honba", "sticks", "kita"):
+        if getattr(c, key):
+            parts.append(f"{key}={getattr(c, key)}")
+    if c.players != 4:
+        parts.append(f"players={c.players}")
+    if c.discarder is not None:
+        parts.append(f"from={WINDS[c.discarder]}")
+    if spec.ruleset != "riichi":
+        parts.append(f"ruleset={spec.ruleset}")
+    parts += [f"{k}={v}" for k, v in spec.options.items()]
+    return " ".join(parts)

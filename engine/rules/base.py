@@ -1,0 +1,92 @@
+"""The ruleset object: tile set, hand size, players, options and the hooks variants override.
+
+A ruleset is a frozen value. ``find_ruleset(name)`` returns the registered one; variants are
+subclasses that override hooks (riichi.md §14) — never a fork of the scorer or the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from engine.hand.shanten import ShantenCalculator, calculator
+from engine.notation import HandSpec
+from engine.rules.options import PRESETS, RiichiOptions
+from engine.scoring.result import ScoreResult
+from engine.scoring.yaku import RIICHI_YAKU, RIICHI_YAKUMAN, Yaku
+
+SANMA_REMOVED = frozenset(range(1, 8))  # 2m..8m
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ruleset:
+    name: str = "riichi"
+    players: int = 4
+    copies: int = 4  # copies of each kind
+    hand_size: int = 13  # tiles in a hand before the draw
+    max_sets: int = 4
+    flowers: int = 0
+    removed_kinds: frozenset[int] = frozenset()
+    wildcards: frozenset[int] = frozenset()
+    options: RiichiOptions = field(default_factory=RiichiOptions)
+    yaku: tuple[Yaku, ...] = RIICHI_YAKU
+    yakuman: tuple[Yaku, ...] = RIICHI_YAKUMAN
+
+    description: ClassVar[str] = "Japanese riichi mahjong, Tenhou-style defaults"
+
+    def shanten_calculator(self) -> ShantenCalculator:
+        return calculator(self.copies, self.max_sets)
+
+    def score(self, spec: HandSpec) -> ScoreResult:
+        """Value of a winning hand (the scoring hook)."""
+        from engine.scoring.evaluate import evaluate
+
+        return evaluate(spec, self)
+
+    def with_options(self, **changes: Any) -> Ruleset:
+        return replace(self, options=replace(self.options, **changes))
+
+
+_REGISTRY: dict[str, Callable[[], Ruleset]] = {}
+
+
+def register(name: str, factory: Callable[[], Ruleset]) -> None:
+    _REGISTRY[name] = factory
+
+
+def ruleset_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+class UnknownRuleset(ValueError):
+    pass
+
+
+def find_ruleset(name: str, players: int | None = None) -> Ruleset:
+    """The ruleset called ``name``; ``players=3`` with ``tenhou``/``riichi`` means Tenhou sanma."""
+    key = name.lower()
+    if players == 3 and key in ("riichi", "tenhou"):
+        key = "sanma"
+    factory = _REGISTRY.get(key)
+    if factory is None:
+        raise UnknownRuleset(f"unknown ruleset '{name}': choose one of {', '.join(ruleset_names())}")
+    rs = factory()
+    if players is not None and players != rs.players:
+        raise UnknownRuleset(f"ruleset '{name}' is for {rs.players} players, not {players}")
+    return rs
+
+
+def _riichi(preset: str) -> Callable[[], Ruleset]:
+    def make() -> Ruleset:
+        return Ruleset(name=preset, options=PRESETS[preset])
+
+    return make
+
+
+for _p in ("riichi", "tenhou", "mleague", "majiang", "mahjongsoul"):
+    register(_p, _riichi(_p))
+register(
+    "sanma",
+    lambda: Ruleset(name="sanma", players=3, removed_kinds=SANMA_REMOVED, options=PRESETS["sanma"]),
+)
