@@ -12,6 +12,7 @@ naming the file and the problem.
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,8 @@ __all__ = [
     "parse_with_agari",
     "tile_code",
 ]
+
+_LOG_ID = re.compile(r"\d{10}gm-([0-9a-f]{4})-\d{4}-[0-9a-f]{8}")
 
 # GO type bits (README section A)
 _HUMAN = 0x01
@@ -224,6 +227,7 @@ class _Parser:
         self.path = path or "<string>"
         self.players = 4
         self.players_known = False
+        self.logid_type: int | None = None
         self.red_fives = True
         self.kuitan = True
         self.hanchan = True
@@ -348,6 +352,8 @@ class _Parser:
 
     def go(self, el: ET.Element) -> None:
         t = self.int_attr(el, "type")
+        if self.logid_type is not None and (self.logid_type ^ t) & (_HANCHAN | _SANMA):
+            t = (t & ~(_HANCHAN | _SANMA)) | (self.logid_type & (_HANCHAN | _SANMA))
         self.players = 3 if t & _SANMA else 4
         self.players_known = True
         self.red_fives = not t & _NO_RED
@@ -626,6 +632,10 @@ class _Parser:
     # -- driver ------------------------------------------------------------------------------
 
     def run(self, text: str) -> GameRecord:
+        # A Tenhou log id ("2017030413gm-0009-…", in a comment or the file name) carries the lobby
+        # type in hex. Some archived copies rewrote <GO type>; the id is the better witness.
+        m = _LOG_ID.search(text[:2000]) or _LOG_ID.search(self.path)
+        self.logid_type = int(m.group(1), 16) if m else None
         try:
             root = ET.fromstring(text)
         except ET.ParseError as e:

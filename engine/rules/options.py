@@ -28,6 +28,7 @@ class RiichiOptions:
     uma: tuple[int, ...] = (20, 10, -10, -20)
     tobi: bool = True
     agari_yame: bool = True
+    tenpai_yame: bool = False  # no tenpai-yame by default; Tenhou itself stops on it
     west_extension: bool = False
     hanchan: bool = True  # False = tonpuu (East round only)
     kuitan: bool = True
@@ -48,6 +49,7 @@ class RiichiOptions:
     honba_ron: int = 300  # per honba, paid by the discarder
     honba_tsumo: int = 100  # per honba, paid by each payer
     noten_total: int = 3000  # R-11.1 (2000 in sanma)
+    riichi_min_live: int = 4  # tiles left in the live wall to declare (Tenhou sanma: 3)
 
     def with_(self, **changes: Any) -> RiichiOptions:
         return replace(self, **changes)
@@ -58,7 +60,10 @@ class RiichiOptions:
 
 
 DEFAULT = RiichiOptions()
-TENHOU = DEFAULT
+# What Tenhou itself does where riichi.md picks a simpler default (checked on the Tenhou logs):
+# West (or South, in tonpuu) sudden-death extension, and the all-last dealer stopping when tenpai
+# and top.
+TENHOU = DEFAULT.with_(west_extension=True, tenpai_yame=True)
 TENHOU_SANMA = RiichiOptions(
     players=3,
     red_fives=(0, 1, 1),
@@ -70,6 +75,9 @@ TENHOU_SANMA = RiichiOptions(
     honba_ron=200,
     honba_tsumo=100,
     noten_total=2000,
+    riichi_min_live=3,
+    west_extension=True,
+    tenpai_yame=True,
     abortive_draws=AbortiveDraws(suufon_renda=False),
 )
 MLEAGUE = RiichiOptions(

@@ -1,0 +1,1160 @@
+"""The table: a deterministic state machine for a whole game (riichi.md §2–§5, §11–§13).
+
+A game is (ruleset, seed or explicit deals) plus a list of actions. ``apply(action)`` trusts its
+caller (replay, AI); ``play(action)`` validates and raises :class:`IllegalActionError` with a
+sentence a player can read. ``legal_actions(seat)`` lists what a seat may do now; ``to_act()``
+says which seats the game is waiting for.
+
+Phases: ``TURN`` (one seat has drawn or called and must discard or declare), ``CALL`` (a discard
+is on the table; every seat with an option answers, then priority ron > pon/kan > chi resolves),
+``CHANKAN`` (an added kan may be robbed), ``OVER``. Draws, dora reveals, riichi deposits, abortive
+draws, settlements and the move to the next hand are automatic.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from engine.hand.decompose import decompositions
+from engine.notation import HandSpec, Meld, MeldType, WinContext
+from engine.scoring.result import ScoreResult, base_points, ceil100
+from engine.table.actions import Action, ActionType, canon
+from engine.table.wall import Deal, TileSet, deal_from_seed, standard_tileset
+from engine.tiles import NORTH, RED, YAOCHU, is_yaochu
+
+if TYPE_CHECKING:
+    from engine.rules.base import Ruleset
+
+A = ActionType
+_YAOCHU_SET = frozenset(YAOCHU)
+
+
+class IllegalActionError(ValueError):
+    """An action that is not allowed now; the message is meant for the player."""
+
+
+class Phase(IntEnum):
+    TURN = 0
+    CALL = 1
+    CHANKAN = 2
+    OVER = 3
+
+
+@dataclass(slots=True)
+class TableMeld:
+    type: MeldType
+    tiles: tuple[int, ...]  # physical ids
+    called: int = -1  # the claimed physical tile (chi/pon/daiminkan), the added one for kakan
+    from_seat: int = -1
+
+
+@dataclass(slots=True)
+class SeatState:
+    tiles: list[int] = field(default_factory=list)  # concealed physical ids
+    counts: list[int] = field(default_factory=lambda: [0] * 34)
+    melds: list[TableMeld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+    river_called: list[bool] = field(default_factory=list)
+    riichi_index: int = -1  # index in river of the riichi declaration
+    discarded_kinds: set[int] = field(default_factory=set)
+    riichi: int = 0  # 0 no, 1 riichi, 2 double riichi
+    ippatsu: bool = False
+    furiten_temp: bool = False
+    furiten_riichi: bool = False
+    waits: tuple[int, ...] = ()
+    kita: list[int] = field(default_factory=list)
+    turns: int = 0  # discards made this hand
+    nagashi: bool = True
+    kuikae: frozenset[int] = frozenset()
+    pao: dict[str, int] = field(default_factory=dict)  # yakuman id → liable seat
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    seat: int
+    from_seat: int
+    score: ScoreResult
+    pao_seat: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One hand's outcome: the wins (or the draw kind) and every seat's score change."""
+
+    round_wind: int
+    hand_number: int
+    honba: int
+    kind: str  # "ron" | "tsumo" | "exhaustive" | "nagashi_mangan" | abortive draw names
+    deltas: tuple[int, ...]  # with honba and sticks; riichi deposits of this hand are not in here
+    wins: tuple[WinResult, ...] = ()
+    tenpai: tuple[int, ...] = ()
+    riichi_deposits: tuple[int, ...] = ()  # seats whose riichi stick was paid this hand
+    scores_after: tuple[int, ...] = ()
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of one seat now: test with ``in``, iterate, count."""
+
+    __slots__ = ("_items", "_set")
+
+    def __init__(self, items: list[Action]) -> None:
+        self._items = items
+        self._set: frozenset[Action] | None = None
+
+    def __contains__(self, a: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self._items)
+        return a in self._set
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, i: int) -> Action:  # type: ignore[override]
+        return self._items[i]
+
+    def __repr__(self) -> str:
+        return f"LegalActions({' '.join(a.text for a in self._items)})"
+
+
+class Game:
+    """A whole game. Seat 0 is the first dealer (East in E1)."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seed: int | str = 0,
+        *,
+        deals: Sequence[Deal] | None = None,
+        scores: Sequence[int] | None = None,
+        start: tuple[int, int, int, int] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.opts = ruleset.options
+        self.players = ruleset.players
+        self.seed = seed
+        self.tileset: TileSet = standard_tileset(red_fives=self.opts.red_fives, removed=ruleset.removed_kinds)
+        self._codes = self.tileset.codes
+        self._deals = list(deals) if deals is not None else None
+        n = self.players
+        self.scores = list(scores) if scores is not None else [self.opts.start_points] * n
+        self.round_wind, self.hand_number, self.honba, self.sticks = start if start else (0, 0, 0, 0)
+        self.hand_index = 0  # hands played so far (the deal counter)
+        self.actions: list[Action] = []
+        self.results: list[HandResult] = []
+        self.phase = Phase.TURN
+        self.over = False
+        self.final_scores: tuple[int, ...] = ()
+        self.final_results: tuple[float, ...] = ()
+        self._calc = ruleset.shanten_calculator()
+        self._start_hand()
+
+    # ------------------------------------------------------------------ hand set-up
+
+    @property
+    def dealer(self) -> int:
+        return self.hand_number % self.players
+
+    def seat_wind(self, seat: int) -> int:
+        return (seat - self.dealer) % self.players
+
+    def _start_hand(self) -> None:
+        n = self.players
+        if self._deals is not None:
+            if self.hand_index >= len(self._deals):
+                raise IllegalActionError("the recorded game has no deal for this hand")
+            deal = self._deals[self.hand_index]
+        else:
+            deal = deal_from_seed(self.tileset, self.seed, self.hand_index, players=n, dealer=self.dealer)
+        self.deal = deal
+        self.seats = [SeatState() for _ in range(n)]
+        for s in range(n):
+            st = self.seats[s]
+            st.tiles = list(deal.haipai[s])
+            for t in st.tiles:
+                st.counts[self._codes[t] & ~RED] += 1
+        self.live = list(deal.live)
+        self.live_pos = 0
+        self.live_end = len(self.live)
+        self.rinshan = list(deal.rinshan)
+        self.rinshan_pos = 0
+        self.dora_revealed = 1
+        self.pending_dora = 0
+        self.kans: list[int] = []  # seat of each kan, in order
+        self.calls_in_hand = 0
+        self.discards_in_hand = 0
+        self.first_discards: list[int] = []
+        self.riichi_deposits: list[int] = []
+        self.current = self.dealer
+        self.drawn = -1
+        self.rinshan_draw = False
+        self.after_call = False
+        self.last_discard = -1
+        self.last_discarder = -1
+        self.pending: dict[int, list[Action]] = {}
+        self.responses: dict[int, Action] = {}
+        self.kakan_tile = -1
+        self.kakan_is_ankan = False
+        self.discard_after_kan = False
+        self.kita_window = False
+        for s in range(n):
+            self._update_waits(s)
+        self._draw(self.dealer)
+
+    # ------------------------------------------------------------------ helpers
+
+    def code(self, tile: int) -> int:
+        return self._codes[tile]
+
+    def kind(self, tile: int) -> int:
+        return self._codes[tile] & ~RED
+
+    @property
+    def live_left(self) -> int:
+        return self.live_end - self.live_pos
+
+    def _update_waits(self, s: int) -> None:
+        st = self.seats[s]
+        c = st.counts
+        if sum(c) % 3 != 1:
+            st.waits = ()
+            return
+        if self._calc.standard(c) > 0 and (st.melds or self._calc.shanten(c) > 0):
+            st.waits = ()
+            return
+        st.waits = tuple(self._calc.waits(c))
+
+    def _draw(self, seat: int, rinshan: bool = False) -> None:
+        st = self.seats[seat]
+        if rinshan:
+            t = self.rinshan[self.rinshan_pos]
+            self.rinshan_pos += 1
+        else:
+            t = self.live[self.live_pos]
+            self.live_pos += 1
+        st.tiles.append(t)
+        st.counts[self._codes[t] & ~RED] += 1
+        self.current = seat
+        self.drawn = t
+        self.rinshan_draw = rinshan
+        self.after_call = False
+        self.phase = Phase.TURN
+        self.pending = {}
+        self.responses = {}
+
+    def _take(self, seat: int, code: int) -> int:
+        """Remove a tile with this code from the seat's hand, return its physical id."""
+        st = self.seats[seat]
+        codes = self._codes
+        # prefer the drawn tile when it matches (keeps tsumogiri faithful)
+        if self.drawn >= 0 and codes[self.drawn] == code and self.drawn in st.tiles and seat == self.current:
+            t = self.drawn
+        else:
+            for t in st.tiles:
+                if codes[t] == code:
+                    break
+            else:
+                raise IllegalActionError(f"you do not hold {_name(code)}")
+        st.tiles.remove(t)
+        st.counts[code & ~RED] -= 1
+        return t
+
+    def _kan_move(self) -> None:
+        """A kan (or kita) moves the last live tile into the dead wall (R-3.3)."""
+        self.live_end -= 1
+        self.rinshan.append(self.live[self.live_end])
+
+    def _reveal_pending_dora(self) -> None:
+        while self.pending_dora:
+            self.pending_dora -= 1
+            self.dora_revealed += 1
+
+    def dora_indicators(self) -> list[int]:
+        return list(self.deal.dora[: self.dora_revealed])
+
+    def ura_indicators(self) -> list[int]:
+        return list(self.deal.ura[: self.dora_revealed])
+
+    def _any_call_cancels(self) -> None:
+        """A call of any kind ends every ippatsu and the first go-around."""
+        self.calls_in_hand += 1
+        for st in self.seats:
+            st.ippatsu = False
+
+    # ------------------------------------------------------------------ scoring
+
+    def _spec(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> HandSpec:
+        st = self.seats[seat]
+        codes = self._codes
+        concealed = [codes[t] for t in st.tiles]
+        if tsumo:
+            concealed.remove(codes[win_tile])
+        melds = []
+        for m in st.melds:
+            mt = m.type
+            melds.append(Meld(mt, tuple(codes[t] for t in m.tiles)))
+        wind = self.seat_wind(seat)
+        first = st.turns == 0 and self.calls_in_hand == 0 and not self.rinshan_draw
+        ctx = WinContext(
+            tsumo=tsumo,
+            seat_wind=wind,
+            round_wind=self.round_wind,
+            riichi=st.riichi == 1,
+            double_riichi=st.riichi == 2,
+            ippatsu=st.ippatsu,
+            haitei=tsumo and self.live_left == 0 and not self.rinshan_draw,
+            houtei=not tsumo and not chankan and self.live_left == 0,
+            rinshan=tsumo and self.rinshan_draw,
+            chankan=chankan,
+            tenhou=tsumo and first and wind == 0,
+            chiihou=tsumo and first and wind != 0,
+            dora_indicators=tuple(codes[t] for t in self.dora_indicators()),
+            ura_indicators=tuple(codes[t] for t in self.ura_indicators()) if st.riichi else (),
+            honba=0,
+            sticks=0,
+            kita=len(st.kita),
+            players=self.players,
+            discarder=self.seat_wind(from_seat) if from_seat >= 0 else None,
+        )
+        return HandSpec(tuple(concealed), tuple(melds), codes[win_tile], ctx, self.ruleset.name)
+
+    def _win_value(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> ScoreResult:
+        return self.ruleset.score(self._spec(seat, win_tile, tsumo=tsumo, chankan=chankan, from_seat=from_seat))
+
+    def _furiten(self, seat: int) -> bool:
+        st = self.seats[seat]
+        if st.furiten_temp or st.furiten_riichi:
+            return True
+        return any(k in st.discarded_kinds for k in st.waits)
+
+    # ------------------------------------------------------------------ legal actions
+
+    def to_act(self) -> list[int]:
+        if self.over:
+            return []
+        if self.phase is Phase.TURN:
+            return [self.current]
+        return [s for s in self.pending if s not in self.responses]
+
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        if seat is None:
+            acting = self.to_act()
+            if not acting:
+                return LegalActions([])
+            seat = acting[0]
+        if self.over:
+            return LegalActions([])
+        if self.phase is Phase.TURN:
+            if seat != self.current:
+                return LegalActions([])
+            return LegalActions(self._turn_actions(seat))
+        if seat in self.pending and seat not in self.responses:
+            return LegalActions(list(self.pending[seat]))
+        return LegalActions([])
+
+    def _kan_allowed(self, seat: int) -> bool:
+        # R-4.8: not on an empty live wall (so never by the haitei drawer), at most four kans
+        return self.live_left > 0 and len(self.kans) < 4
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        st = self.seats[seat]
+        codes = self._codes
+        out: list[Action] = []
+        if self.after_call:
+            seen: set[int] = set()
+            for t in st.tiles:
+                c = codes[t]
+                if c not in seen and (c & ~RED) not in st.kuikae:
+                    seen.add(c)
+                    out.append(Action(A.DISCARD, seat, c))
+            return out
+        c34 = st.counts
+        # tsumo
+        if self._calc.is_agari(c34):
+            if self._win_value(seat, self.drawn, tsumo=True).agari:
+                out.append(Action(A.TSUMO, seat))
+        # nine terminals
+        ab = self.opts.abortive_draws
+        if ab.kyuushu_kyuuhai and st.turns == 0 and self.calls_in_hand == 0 and not self.rinshan_draw:
+            if sum(1 for k in YAOCHU if c34[k]) >= 9:
+                out.append(Action(A.KYUUSHU, seat))
+        kan_ok = self._kan_allowed(seat)
+        if st.riichi:
+            drawn_kind = codes[self.drawn] & ~RED
+            if kan_ok and c34[drawn_kind] == 4 and self._riichi_ankan_ok(seat, drawn_kind):
+                out.append(Action(A.ANKAN, seat, drawn_kind))
+            if self.opts.kita and drawn_kind == NORTH and self.live_left > 0:
+                out.append(Action(A.KITA, seat, NORTH))
+            out.append(Action(A.DISCARD, seat, codes[self.drawn]))
+            return out
+        if kan_ok:
+            for k in range(34):
+                if c34[k] == 4:
+                    out.append(Action(A.ANKAN, seat, k))
+            for m in st.melds:
+                if m.type is MeldType.PON:
+                    k = codes[m.tiles[0]] & ~RED
+                    if c34[k]:
+                        out.append(Action(A.KAKAN, seat, k))
+        if self.opts.kita and c34[NORTH] and self.live_left > 0:
+            out.append(Action(A.KITA, seat, NORTH))
+        seen = set()
+        discards: list[int] = []
+        for t in st.tiles:
+            c = codes[t]
+            if c not in seen:
+                seen.add(c)
+                discards.append(c)
+        can_riichi = (
+            not st.riichi
+            and all(m.type is MeldType.ANKAN for m in st.melds)
+            and self.scores[seat] >= 1000
+            and self.live_left >= self.opts.riichi_min_live
+            and self._calc.shanten(c34) <= 0
+        )
+        for c in discards:
+            out.append(Action(A.DISCARD, seat, c))
+        if can_riichi:
+            for c in discards:
+                k = c & ~RED
+                c34[k] -= 1
+                ok = self._calc.shanten(c34) == 0
+                c34[k] += 1
+                if ok:
+                    out.append(Action(A.RIICHI, seat, c))
+        return out
+
+    def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
+        """R-5.3: the drawn tile is the fourth; waits unchanged; the three are a triplet in every reading."""
+        st = self.seats[seat]
+        before = list(st.counts)
+        before[kind] -= 1  # the pre-draw hand
+        waits = self._calc.waits(before)
+        if not waits:
+            return False
+        after = list(before)
+        after[kind] -= 3
+        if tuple(self._calc.waits(after)) != tuple(waits):
+            return False
+        for w in waits:
+            before[w] += 1
+            for sets, _pair in decompositions(before):
+                if kind not in sets:
+                    before[w] -= 1
+                    return False
+            before[w] -= 1
+        return True
+
+    def _call_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
+        st = self.seats[seat]
+        codes = self._codes
+        code = codes[tile]
+        k = code & ~RED
+        out: list[Action] = []
+        if k in st.waits and not self._furiten(seat):
+            st.counts[k] += 1
+            st.tiles.append(tile)
+            try:
+                ok = self._calc.is_agari(st.counts) and self._win_value(seat, tile, tsumo=False, from_seat=discarder).agari
+            finally:
+                st.tiles.pop()
+                st.counts[k] -= 1
+            if ok:
+                out.append(Action(A.RON, seat))
+        if self.live_left > 0 and not st.riichi:
+            c34 = st.counts
+            if c34[k] >= 2:
+                for pair in self._pairs_of(st, k):
+                    if self._has_discard_after(st, {k}, pair):
+                        out.append(Action(A.PON, seat, -1, pair))
+            if c34[k] == 3 and self._kan_allowed(seat):
+                out.append(Action(A.DAIMINKAN, seat))
+            if self.ruleset.players == 4 and seat == (discarder + 1) % self.players and k < 27:
+                r = k % 9
+                for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
+                    if a < k - r or b > k - r + 8 or not c34[a] or not c34[b]:
+                        continue
+                    forbid = {k}
+                    if a == k + 1:  # called the low end of k,k+1,k+2: k+3 is the other end
+                        if r + 3 <= 8:
+                            forbid.add(k + 3)
+                    elif b == k - 1:  # called the high end
+                        if r - 3 >= 0:
+                            forbid.add(k - 3)
+                    for pair in self._chi_pairs(st, a, b):
+                        if self._has_discard_after(st, forbid, pair):
+                            out.append(Action(A.CHI, seat, -1, pair))
+        if out:
+            out.append(Action(A.PASS, seat))
+        return out
+
+    def _pairs_of(self, st: SeatState, k: int) -> list[tuple[int, ...]]:
+        codes = sorted({self._codes[t] for t in st.tiles if self._codes[t] & ~RED == k}, key=lambda c: c & RED)
+        plain = sum(1 for t in st.tiles if self._codes[t] == k)
+        out = []
+        if plain >= 2:
+            out.append((k, k))
+        if (k | RED) in codes and plain >= 1:
+            out.append((k, k | RED))
+        return out
+
+    def _chi_pairs(self, st: SeatState, a: int, b: int) -> list[tuple[int, ...]]:
+        have = {self._codes[t] for t in st.tiles}
+        out = []
+        for ca in {x for x in (a, a | RED) if x in have}:
+            for cb in {x for x in (b, b | RED) if x in have}:
+                out.append(canon((ca, cb)))
+        return sorted(out)
+
+    def _has_discard_after(self, st: SeatState, forbid: set[int], used: tuple[int, ...]) -> bool:
+        rest = [self._codes[t] & ~RED for t in st.tiles]
+        for c in used:
+            rest.remove(c & ~RED)
+        return any(k not in forbid for k in rest)
+
+    # ------------------------------------------------------------------ applying actions
+
+    def play(self, action: Action) -> None:
+        """Validate and apply; raises :class:`IllegalActionError` with a readable reason."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        seat = action.seat
+        if not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        acting = self.to_act()
+        if seat not in acting:
+            if self.phase is Phase.TURN:
+                raise IllegalActionError("it is not your turn")
+            if seat in self.responses:
+                raise IllegalActionError("you have already answered this discard")
+            raise IllegalActionError("you have no call on this tile")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            raise IllegalActionError(self._why_illegal(action, legal))
+        self.apply(action)
+
+    def _why_illegal(self, action: Action, legal: LegalActions) -> str:
+        t = action.type
+        kinds = {a.type for a in legal}
+        if t is A.CHI and self.phase is Phase.CALL and action.seat != (self.last_discarder + 1) % self.players:
+            return "you can only chi from the player before you"
+        if t in (A.DISCARD, A.RIICHI) and self.seats[action.seat].riichi and t is A.DISCARD:
+            return "after riichi you must discard the tile you drew"
+        if t is A.RIICHI:
+            return "you cannot declare riichi with that discard"
+        if t is A.DISCARD and A.DISCARD in kinds:
+            if self.after_call and (action.tile & ~RED) in self.seats[action.seat].kuikae:
+                return "you cannot discard that tile right after calling (kuikae)"
+            return f"you do not hold {_name(action.tile)}" if action.tile >= 0 else "choose a tile to discard"
+        if t in (A.TSUMO, A.RON):
+            return "your hand cannot win on this tile"
+        if t in kinds:
+            return f"that {action.describe()} is not possible"
+        return f"you cannot {action.describe()} now"
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action (not re-validated)."""
+        self.actions.append(action)
+        t = action.type
+        if self.phase is Phase.TURN:
+            if t is A.DISCARD or t is A.RIICHI:
+                self._discard(action.seat, action.tile, riichi=t is A.RIICHI)
+            elif t is A.TSUMO:
+                self._win([(action.seat, action.seat)], tsumo=True)
+            elif t is A.ANKAN:
+                self._ankan(action.seat, action.tile)
+            elif t is A.KAKAN:
+                self._kakan(action.seat, action.tile)
+            elif t is A.KITA:
+                self._kita(action.seat)
+            elif t is A.KYUUSHU:
+                self._abortive("kyuushu_kyuuhai")
+            else:
+                raise IllegalActionError(f"{action.describe()} is not a turn action")
+            return
+        if action.seat not in self.pending:
+            raise IllegalActionError("you have no call on this tile")
+        self.responses[action.seat] = action
+        if len(self.responses) == len(self.pending):
+            if self.phase is Phase.CALL:
+                self._resolve_calls()
+            else:
+                self._resolve_chankan()
+
+    # -- turn actions
+
+    def _discard(self, seat: int, code: int, *, riichi: bool) -> None:
+        st = self.seats[seat]
+        tile = self._take(seat, code)
+        st.river.append(tile)
+        st.river_called.append(False)
+        k = code & ~RED
+        st.discarded_kinds.add(k)
+        if not is_yaochu(k):
+            st.nagashi = False
+        if st.ippatsu and st.riichi and st.riichi_index >= 0 and st.riichi_index != len(st.river) - 1:
+            st.ippatsu = False
+        if riichi:
+            st.riichi = 2 if (st.turns == 0 and self.calls_in_hand == 0) else 1
+            st.riichi_index = len(st.river) - 1
+            st.ippatsu = True
+        st.furiten_temp = False
+        st.kuikae = frozenset()
+        st.turns += 1
+        self.discards_in_hand += 1
+        if self.discards_in_hand <= self.players:
+            self.first_discards.append(k)
+        self._update_waits(seat)
+        self._reveal_pending_dora()
+        self.discard_after_kan = self.rinshan_draw
+        self.drawn = -1
+        self.after_call = False
+        self.last_discard = tile
+        self.last_discarder = seat
+        # call window
+        pending: dict[int, list[Action]] = {}
+        for s in range(self.players):
+            if s == seat:
+                continue
+            opts = self._call_options(s, tile, seat)
+            if opts:
+                pending[s] = opts
+        self.phase = Phase.CALL
+        self.pending = pending
+        self.responses = {}
+        if not pending:
+            self._resolve_calls()
+
+    def _ankan(self, seat: int, kind: int) -> None:
+        st = self.seats[seat]
+        tiles = [t for t in st.tiles if self._codes[t] & ~RED == kind]
+        for t in tiles:
+            st.tiles.remove(t)
+        st.counts[kind] = 0
+        st.melds.append(TableMeld(MeldType.ANKAN, tuple(tiles)))
+        self._reveal_pending_dora()
+        self._any_call_cancels()
+        self.kans.append(seat)
+        self.dora_revealed += 1  # R-3.5: an ankan reveals at once
+        # R-6.6: only kokushi may rob an ankan
+        pending: dict[int, list[Action]] = {}
+        for s in range(self.players):
+            if s != seat and kind in _YAOCHU_SET and self._can_rob(s, tiles[0], seat, kokushi_only=True):
+                pending[s] = [Action(A.RON, s), Action(A.PASS, s)]
+        if pending:
+            self.phase = Phase.CHANKAN
+            self.pending = pending
+            self.responses = {}
+            self.kakan_tile = tiles[0]
+            self.kakan_is_ankan = True
+            self.current = seat
+            return
+        self._after_kan(seat)
+
+    def _kakan(self, seat: int, kind: int) -> None:
+        st = self.seats[seat]
+        tile = next(t for t in st.tiles if self._codes[t] & ~RED == kind)
+        st.tiles.remove(tile)
+        st.counts[kind] -= 1
+        for i, m in enumerate(st.melds):
+            if m.type is MeldType.PON and self._codes[m.tiles[0]] & ~RED == kind:
+                st.melds[i] = TableMeld(MeldType.KAKAN, (*m.tiles, tile), tile, m.from_seat)
+                break
+        self._reveal_pending_dora()
+        pending: dict[int, list[Action]] = {}
+        for s in range(self.players):
+            if s != seat and self._can_rob(s, tile, seat, kokushi_only=False):
+                pending[s] = [Action(A.RON, s), Action(A.PASS, s)]
+        self.kakan_tile = tile
+        self.kakan_is_ankan = False
+        self.current = seat
+        if pending:
+            self.phase = Phase.CHANKAN
+            self.pending = pending
+            self.responses = {}
+            return
+        self._finish_kakan(seat)
+
+    def _finish_kakan(self, seat: int) -> None:
+        self._any_call_cancels()
+        self.kans.append(seat)
+        self.pending_dora += 1
+        self._after_kan(seat)
+
+    def _can_rob(self, s: int, tile: int, kan_seat: int, *, kokushi_only: bool, chankan: bool = True) -> bool:
+        st = self.seats[s]
+        k = self._codes[tile] & ~RED
+        if k not in st.waits:
+            return False
+        if self._furiten(s):
+            return False
+        st.counts[k] += 1
+        st.tiles.append(tile)
+        try:
+            if not self._calc.is_agari(st.counts):
+                return False
+            r = self._win_value(s, tile, tsumo=False, chankan=chankan, from_seat=kan_seat)
+            if kokushi_only:
+                return r.agari and any(y.name.startswith("kokushi") for y in r.yaku)
+            return r.agari
+        finally:
+            st.tiles.pop()
+            st.counts[k] -= 1
+
+    def _resolve_chankan(self) -> None:
+        seat = self.current
+        rons = [s for s, a in self.responses.items() if a.type is A.RON]
+        tile = self.kakan_tile
+        k = self._codes[tile] & ~RED
+        for s, a in self.responses.items():
+            if a.type is A.PASS and k in self.seats[s].waits:
+                self.seats[s].furiten_temp = True
+                if self.seats[s].riichi:
+                    self.seats[s].furiten_riichi = True
+        self.pending = {}
+        self.responses = {}
+        if rons:
+            robbed_kita = self.kita_window
+            if robbed_kita:
+                self.seats[seat].kita.remove(tile)
+            self._win([(s, seat) for s in self._order_from(seat, rons)], tsumo=False, chankan=not robbed_kita, tile=tile)
+            return
+        self.phase = Phase.TURN
+        if self.kita_window:
+            self._finish_kita(seat)
+        elif self.kakan_is_ankan:
+            self._after_kan(seat)
+        else:
+            self._finish_kakan(seat)
+
+    def _after_kan(self, seat: int) -> None:
+        self._kan_move()
+        self._draw(seat, rinshan=True)
+
+    def _kita(self, seat: int) -> None:
+        st = self.seats[seat]
+        tile = self._take(seat, NORTH)
+        st.kita.append(tile)
+        # Tenhou sanma: a set-aside North may be ronned (no chankan yaku); passing it is furiten.
+        pending: dict[int, list[Action]] = {}
+        for s in range(self.players):
+            if s != seat and self._can_rob(s, tile, seat, kokushi_only=False, chankan=False):
+                pending[s] = [Action(A.RON, s), Action(A.PASS, s)]
+        self.kakan_tile = tile
+        self.kakan_is_ankan = False
+        self.kita_window = True
+        self.current = seat
+        if pending:
+            self.phase = Phase.CHANKAN
+            self.pending = pending
+            self.responses = {}
+            return
+        self._finish_kita(seat)
+
+    def _finish_kita(self, seat: int) -> None:
+        self.kita_window = False
+        self._any_call_cancels()
+        self._kan_move()
+        self._draw(seat, rinshan=True)
+
+    # -- call window
+
+    def _order_from(self, discarder: int, seats: list[int]) -> list[int]:
+        return sorted(seats, key=lambda s: (s - discarder) % self.players)
+
+    def _resolve_calls(self) -> None:
+        discarder = self.last_discarder
+        tile = self.last_discard
+        k = self._codes[tile] & ~RED
+        responses = self.responses
+        rons = [s for s, a in responses.items() if a.type is A.RON]
+        # passing a winning tile: temporary furiten, permanent after riichi (R-6.4)
+        for s in range(self.players):
+            if s == discarder or s in rons:
+                continue
+            st = self.seats[s]
+            if k in st.waits:
+                st.furiten_temp = True
+                if st.riichi:
+                    st.furiten_riichi = True
+        self.pending = {}
+        self.responses = {}
+        if rons:
+            order = self._order_from(discarder, rons)
+            mode = self.opts.multi_ron
+            if len(order) >= 3 and mode != "triple" and self.opts.abortive_draws.sanchahou:
+                self._abortive("sanchahou")
+                return
+            if mode == "head_bump":
+                order = order[:1]
+            elif mode == "double":
+                order = order[:2]
+            self._win([(s, discarder) for s in order], tsumo=False, tile=tile)
+            return
+        dst = self.seats[discarder]
+        # the riichi stick is paid once the declaration tile passes (R-5.1)
+        if dst.riichi and dst.riichi_index == len(dst.river) - 1 and discarder not in self.riichi_deposits:
+            self.scores[discarder] -= 1000
+            self.sticks += 1
+            self.riichi_deposits.append(discarder)
+        call = None
+        for a in responses.values():
+            if a.type in (A.PON, A.DAIMINKAN):
+                call = a
+        if call is None:
+            for a in responses.values():
+                if a.type is A.CHI:
+                    call = a
+        ab = self.opts.abortive_draws
+        if call is None:
+            if (
+                ab.suufon_renda
+                and self.players == 4
+                and self.discards_in_hand == 4
+                and self.calls_in_hand == 0
+                and len(set(self.first_discards)) == 1
+                and 27 <= self.first_discards[0] <= 30
+            ):
+                self._abortive("suufon_renda")
+                return
+            if ab.suucha_riichi and self.players == 4 and all(st.riichi for st in self.seats):
+                self._abortive("suucha_riichi")
+                return
+            if ab.suukaikan and len(self.kans) == 4 and len(set(self.kans)) > 1 and self._kan_just_made(discarder):
+                self._abortive("suukaikan")
+                return
+            if self.live_left == 0:
+                self._exhaustive()
+                return
+            self._draw((discarder + 1) % self.players)
+            return
+        self._claim(call, discarder, tile)
+
+    def _kan_just_made(self, discarder: int) -> bool:
+        # R-12.4: the discard that follows the 4th kan (the kan-maker's discard after its rinshan draw)
+        return bool(self.kans) and self.kans[-1] == discarder and self.discard_after_kan
+
+    def _claim(self, call: Action, discarder: int, tile: int) -> None:
+        seat = call.seat
+        st = self.seats[seat]
+        dst = self.seats[discarder]
+        dst.river_called[-1] = True
+        dst.nagashi = False
+        self._any_call_cancels()
+        k = self._codes[tile] & ~RED
+        if call.type is A.DAIMINKAN:
+            own = [t for t in st.tiles if self._codes[t] & ~RED == k]
+            for t in own:
+                st.tiles.remove(t)
+            st.counts[k] = 0
+            st.melds.append(TableMeld(MeldType.MINKAN, (*own, tile), tile, discarder))
+            self._check_pao(seat, k, discarder)
+            self.kans.append(seat)
+            self.pending_dora += 1
+            self._after_kan(seat)
+            return
+        own_ids = [self._take(seat, c) for c in call.tiles]
+        if call.type is A.PON:
+            st.melds.append(TableMeld(MeldType.PON, (*own_ids, tile), tile, discarder))
+            st.kuikae = frozenset({k})
+            self._check_pao(seat, k, discarder)
+        else:
+            kinds = sorted([k, *(c & ~RED for c in call.tiles)])
+            st.melds.append(TableMeld(MeldType.CHI, (*own_ids, tile), tile, discarder))
+            forbid = {k}
+            r = k % 9
+            if k == kinds[0] and r + 3 <= 8:
+                forbid.add(k + 3)
+            elif k == kinds[2] and r - 3 >= 0:
+                forbid.add(k - 3)
+            st.kuikae = frozenset(forbid)
+        self.current = seat
+        self.drawn = -1
+        self.after_call = True
+        self.rinshan_draw = False
+        self.phase = Phase.TURN
+
+    def _check_pao(self, seat: int, k: int, discarder: int) -> None:
+        st = self.seats[seat]
+        trips = {self._codes[m.tiles[0]] & ~RED for m in st.melds if m.type is not MeldType.CHI}
+        if k >= 31 and "daisangen" in self.opts.pao and all(d in trips for d in (31, 32, 33)):
+            st.pao["daisangen"] = discarder
+        if 27 <= k <= 30 and "daisuushii" in self.opts.pao and all(w in trips for w in (27, 28, 29, 30)):
+            st.pao["daisuushii"] = discarder
+        if "suukantsu" in self.opts.pao and sum(1 for m in st.melds if m.type in (MeldType.MINKAN, MeldType.KAKAN, MeldType.ANKAN)) == 4:
+            st.pao["suukantsu"] = discarder
+
+    # ------------------------------------------------------------------ settlements
+
+    def _win(self, winners: list[tuple[int, int]], *, tsumo: bool, chankan: bool = False, tile: int = -1) -> None:
+        n = self.players
+        deltas = [0] * n
+        wins: list[WinResult] = []
+        for i, (seat, from_seat) in enumerate(winners):
+            st = self.seats[seat]
+            if tsumo:
+                win_tile = self.drawn
+                res = self._win_value(seat, win_tile, tsumo=True)
+            else:
+                st.tiles.append(tile)
+                st.counts[self._codes[tile] & ~RED] += 1
+                res = self._win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
+            honba = self.honba if i == 0 else 0
+            sticks = self.sticks if i == 0 else 0
+            d, pao_seat = self._payments(seat, from_seat, res, tsumo=tsumo, honba=honba, sticks=sticks)
+            for s in range(n):
+                deltas[s] += d[s]
+            wins.append(WinResult(seat, from_seat, res, pao_seat))
+        if self.sticks:
+            self.sticks = 0
+        for s in range(n):
+            self.scores[s] += deltas[s]
+        dealer_won = any(w.seat == self.dealer for w in wins)
+        self._end_hand(
+            HandResult(
+                self.round_wind,
+                self.hand_number,
+                self.honba,
+                "tsumo" if tsumo else "ron",
+                tuple(deltas),
+                tuple(wins),
+                riichi_deposits=tuple(self.riichi_deposits),
+                scores_after=tuple(self.scores),
+            ),
+            renchan=dealer_won,
+            honba_next=self.honba + 1 if dealer_won else 0,
+        )
+
+    def _payments(
+        self, seat: int, from_seat: int, res: ScoreResult, *, tsumo: bool, honba: int, sticks: int
+    ) -> tuple[list[int], int]:
+        n = self.players
+        opts = self.opts
+        d = [0] * n
+        dealer = seat == self.dealer
+        base, _ = base_points(res.han, res.fu, res.yakuman, opts)
+        pao_seat = -1
+        pao_base = 0
+        st = self.seats[seat]
+        if res.yakuman and st.pao:
+            for y in res.yaku:
+                if y.name in st.pao:
+                    pao_seat = st.pao[y.name]
+                    pao_base += 8000 * (y.han // 13)
+        hb_ron = opts.honba_ron * honba
+        hb_tsumo = opts.honba_tsumo * honba
+        if tsumo:
+            payers = [s for s in range(n) if s != seat]
+
+            def share(b: int, s: int) -> int:
+                return ceil100(b * 2) if (dealer or s == self.dealer) else ceil100(b)
+
+            if pao_seat >= 0:
+                rest = base - pao_base
+                pao_total = sum(share(pao_base, s) for s in payers)
+                d[pao_seat] -= pao_total + hb_tsumo * len(payers)
+                d[seat] += pao_total + hb_tsumo * len(payers)
+                for s in payers:
+                    if rest:
+                        amt = share(rest, s)
+                        d[s] -= amt
+                        d[seat] += amt
+            else:
+                for s in payers:
+                    amt = share(base, s) + hb_tsumo
+                    d[s] -= amt
+                    d[seat] += amt
+        else:
+            mult = 6 if dealer else 4
+            value = ceil100(base * mult)
+            if pao_seat >= 0 and pao_seat != from_seat:
+                half = ceil100(pao_base * mult) // 2
+                d[pao_seat] -= half + hb_ron
+                d[from_seat] -= value - half
+            else:
+                d[from_seat] -= value + hb_ron
+            d[seat] += value + hb_ron
+        d[seat] += 1000 * sticks
+        return d, pao_seat
+
+    def _exhaustive(self) -> None:
+        n = self.players
+        tenpai = [s for s in range(n) if self._calc.is_tenpai(self.seats[s].counts)]
+        deltas = [0] * n
+        kind = "exhaustive"
+        nagashi = [s for s in range(n) if self.opts.nagashi_mangan and self.seats[s].nagashi and self.seats[s].river]
+        if nagashi:
+            kind = "nagashi_mangan"
+            for s in nagashi:
+                for o in range(n):
+                    if o == s:
+                        continue
+                    amt = 4000 if (s == self.dealer or o == self.dealer) else 2000
+                    deltas[o] -= amt
+                    deltas[s] += amt
+        elif 0 < len(tenpai) < n:
+            total = self.opts.noten_total
+            noten = [s for s in range(n) if s not in tenpai]
+            for s in tenpai:
+                deltas[s] += total // len(tenpai)
+            for s in noten:
+                deltas[s] -= total // len(noten)
+        for s in range(n):
+            self.scores[s] += deltas[s]
+        self._end_hand(
+            HandResult(
+                self.round_wind,
+                self.hand_number,
+                self.honba,
+                kind,
+                tuple(deltas),
+                tenpai=tuple(tenpai),
+                riichi_deposits=tuple(self.riichi_deposits),
+                scores_after=tuple(self.scores),
+            ),
+            renchan=self.dealer in tenpai,
+            honba_next=self.honba + 1,
+        )
+
+    def _abortive(self, kind: str) -> None:
+        self._end_hand(
+            HandResult(
+                self.round_wind,
+                self.hand_number,
+                self.honba,
+                kind,
+                (0,) * self.players,
+                riichi_deposits=tuple(self.riichi_deposits),
+                scores_after=tuple(self.scores),
+            ),
+            renchan=True,
+            honba_next=self.honba + 1,
+        )
+
+    # ------------------------------------------------------------------ hand and game end
+
+    def _end_hand(self, result: HandResult, *, renchan: bool, honba_next: int) -> None:
+        self.results.append(result)
+        self.pending = {}
+        self.responses = {}
+        n = self.players
+        opts = self.opts
+        length = 2 if opts.hanchan else 1
+        scores = self.scores
+        end = False
+        if opts.tobi and any(s < 0 for s in scores):
+            end = True
+        else:
+            top = max(scores)
+            dealer = self.dealer
+            extension = self.round_wind >= length
+            all_last = self.round_wind == length - 1 and self.hand_number == n - 1
+            if extension or all_last:
+                # The all-last rules, and Tenhou's sudden-death extension (R-2.5, R-2.6): a renchan
+                # ends the game only by agari-yame (or tenpai-yame); a passing deal ends it when
+                # somebody has the return points, or when the extension round is over.
+                if renchan:
+                    dealer_won = any(w.seat == dealer for w in result.wins)
+                    stop = (opts.agari_yame and dealer_won) or (
+                        opts.tenpai_yame and result.kind == "exhaustive" and dealer in result.tenpai
+                    )
+                    end = (
+                        stop
+                        and scores[dealer] == top
+                        and scores.count(top) == 1
+                        and (not opts.west_extension or scores[dealer] >= opts.return_points)
+                    )
+                elif not opts.west_extension or top >= opts.return_points:
+                    end = True
+                else:
+                    end = extension and self.hand_number == n - 1
+        self.hand_index += 1
+        if end:
+            self._finish_game()
+            return
+        if renchan:
+            self.honba = honba_next
+        else:
+            self.honba = honba_next
+            self.hand_number += 1
+            if self.hand_number == n:
+                self.hand_number = 0
+                self.round_wind += 1
+        self._start_hand()
+
+    def ranking(self) -> list[int]:
+        """Seats from first to last; equal points rank by seat order from the first dealer (R-2.8)."""
+        return sorted(range(self.players), key=lambda s: (-self.scores[s], s))
+
+    def _finish_game(self) -> None:
+        order = self.ranking()
+        if self.sticks:
+            self.scores[order[0]] += 1000 * self.sticks  # R-2.9
+            self.sticks = 0
+        opts = self.opts
+        n = self.players
+        oka = (opts.return_points - opts.start_points) * n / 1000
+        res = [0.0] * n
+        for place, s in enumerate(order):
+            res[s] = (self.scores[s] - opts.return_points) / 1000 + opts.uma[place] + (oka if place == 0 else 0)
+        self.final_scores = tuple(self.scores)
+        self.final_results = tuple(round(x, 1) for x in res)
+        self.over = True
+        self.phase = Phase.OVER
+
+    # ------------------------------------------------------------------ copies and serialisation
+
+    def copy(self) -> Game:
+        """An independent copy for look-ahead (the deal list and tile set are shared, read-only)."""
+        g = _copy.copy(self)
+        g.scores = list(self.scores)
+        g.actions = list(self.actions)
+        g.results = list(self.results)
+        g.live = self.live  # read-only within a hand except by index
+        g.rinshan = list(self.rinshan)
+        g.kans = list(self.kans)
+        g.first_discards = list(self.first_discards)
+        g.riichi_deposits = list(self.riichi_deposits)
+        g.pending = {k: list(v) for k, v in self.pending.items()}
+        g.responses = dict(self.responses)
+        seats = []
+        for st in self.seats:
+            c = _copy.copy(st)
+            c.tiles = list(st.tiles)
+            c.counts = list(st.counts)
+            c.melds = list(st.melds)
+            c.river = list(st.river)
+            c.river_called = list(st.river_called)
+            c.discarded_kinds = set(st.discarded_kinds)
+            c.kita = list(st.kita)
+            c.pao = dict(st.pao)
+            seats.append(c)
+        g.seats = seats
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset.name,
+            "seed": self.seed,
+            "actions": " ".join(a.text for a in self.actions),
+        }
+
+
+def _name(code: int) -> str:
+    from engine.tiles import kind_name
+
+    return kind_name(code)
+
+
+def replay_actions(ruleset: Ruleset, seed: int | str, actions: Sequence[Action | str]) -> Game:
+    """Rebuild a game from its seed and action list (each action validated)."""
+    g = Game(ruleset, seed)
+    for a in actions:
+        g.play(Action.parse(a) if isinstance(a, str) else a)
+    return g
