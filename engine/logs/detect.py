@@ -62,45 +62,36 @@ def _detect(text: str, where: str) -> tuple[str, Any]:
             return "tenhou_xml", None
         raise LogFormatError(f"{where}: XML, but not a Tenhou <mjloggm> log")
     if s[0] not in "{[":
-        raise LogFormatError(f"{where}: neither XML nor JSON, so no known game log format")
+        raise LogFormatError(f"{where}: neither a Tenhou XML log nor JSON, so no known game log format")
     try:
         whole = json.loads(s)
     except json.JSONDecodeError as e:
-        whole_error: json.JSONDecodeError | None = e
-        whole = None
-    else:
-        whole_error = None
-    if whole_error is None:
-        if isinstance(whole, list):
-            kinds = {_kind_of_object(o) for o in whole}
-            if whole and len(kinds) == 1 and kinds <= {"tenhou6", "majiang"}:
-                return f"{kinds.pop()}_array", whole
-            raise LogFormatError(f"{where}: a JSON array, but not a list of tenhou6 or Majiang games")
-        kind = _kind_of_object(whole)
-        if kind is None:
-            raise LogFormatError(
-                f"{where}: a JSON object that is no known game log (no tenhou6/Majiang/mjai keys)"
-            )
-        if kind == "mjai":
-            return "mjai", None  # a one-line mjai file
-        return kind, whole
-    # not one JSON document: JSON lines, or a truncated / corrupt single document
-    if s[0] == "[" or "\n" not in s.strip():
-        assert whole_error is not None
+        return _detect_lines(s, where, e)
+    if isinstance(whole, list):
+        kinds = {_kind_of_object(o) for o in whole}
+        if whole and len(kinds) == 1 and kinds <= {"tenhou6", "majiang"}:
+            return f"{kinds.pop()}_array", whole
+        raise LogFormatError(f"{where}: a JSON array, but not a list of tenhou6 or Majiang games")
+    kind = _kind_of_object(whole)
+    if kind is None:
         raise LogFormatError(
-            f"{where}: not valid JSON (truncated or corrupt) at line {whole_error.lineno}, "
-            f"column {whole_error.colno}: {whole_error.msg}"
+            f"{where}: a JSON object that is no known game log (no tenhou6/Majiang/mjai keys)"
         )
-    first = _first_line_object(s)
-    kind = _kind_of_object(first)
     if kind == "mjai":
-        return "mjai", None
-    if kind == "tenhou6":
-        return "tenhou6_lines", None
-    assert whole_error is not None
+        return "mjai", None  # a one-line mjai file
+    return kind, whole
+
+
+def _detect_lines(s: str, where: str, err: json.JSONDecodeError) -> tuple[str, Any]:
+    """Not one JSON document: JSON lines, or a truncated / corrupt single document."""
+    if s[0] == "{" and "\n" in s.strip():
+        kind = _kind_of_object(_first_line_object(s))
+        if kind == "mjai":
+            return "mjai", None
+        if kind == "tenhou6":
+            return "tenhou6_lines", None
     raise LogFormatError(
-        f"{where}: not valid JSON (truncated or corrupt) at line {whole_error.lineno}, column {whole_error.colno}, "
-        "and not JSON lines of mjai events or tenhou6 hands"
+        f"{where}: not valid JSON (truncated or corrupt) at line {err.lineno}, column {err.colno}: {err.msg}"
     )
 
 

@@ -497,7 +497,7 @@ class Game:
     def _pairs_of(self, st: SeatState, k: int) -> list[tuple[int, ...]]:
         codes = sorted({self._codes[t] for t in st.tiles if self._codes[t] & ~RED == k}, key=lambda c: c & RED)
         plain = sum(1 for t in st.tiles if self._codes[t] == k)
-        out = []
+        out: list[tuple[int, ...]] = []
         if plain >= 2:
             out.append((k, k))
         if (k | RED) in codes and plain >= 1:
@@ -506,7 +506,7 @@ class Game:
 
     def _chi_pairs(self, st: SeatState, a: int, b: int) -> list[tuple[int, ...]]:
         have = {self._codes[t] for t in st.tiles}
-        out = []
+        out: list[tuple[int, ...]] = []
         for ca in {x for x in (a, a | RED) if x in have}:
             for cb in {x for x in (b, b | RED) if x in have}:
                 out.append(canon((ca, cb)))
