@@ -221,10 +221,17 @@ def replay_record(record: GameRecord, report: ReplayReport) -> Game | None:
         report.hands_exact += 1
         _ = hi
     if record.complete and record.final_scores is not None:
-        got = [game.final_scores[seat_of[s]] for s in range(n)] if game.over else None
+        ended = game.over and not game.truncated
+        got = [game.final_scores[seat_of[s]] for s in range(n)] if ended else None
         if got != list(record.final_scores):
             report.mismatches.append(
-                Mismatch(record.path, "final", "final scores", list(record.final_scores), got if got else "game not over")
+                Mismatch(
+                    record.path,
+                    "final",
+                    "final scores",
+                    list(record.final_scores),
+                    got if got else "the engine's game goes on after the log's last hand",
+                )
             )
     return game
 

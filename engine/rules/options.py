@@ -30,6 +30,9 @@ class RiichiOptions:
     agari_yame: bool = True
     tenpai_yame: bool = False  # no tenpai-yame by default; Tenhou itself stops on it
     west_extension: bool = False
+    # In the extension, does a dealer renchan continue even when someone has the return points?
+    # says the game ends after any such hand; Tenhou's logs show the renchan going on.
+    extension_renchan_continues: bool = False
     hanchan: bool = True  # False = tonpuu (East round only)
     kuitan: bool = True
     atozuke: bool = True
@@ -63,7 +66,7 @@ DEFAULT = RiichiOptions()
 # What Tenhou itself does where riichi.md picks a simpler default (checked on the Tenhou logs):
 # West (or South, in tonpuu) sudden-death extension, and the all-last dealer stopping when tenpai
 # and top.
-TENHOU = DEFAULT.with_(west_extension=True, tenpai_yame=True)
+TENHOU = DEFAULT.with_(west_extension=True, tenpai_yame=True, extension_renchan_continues=True)
 TENHOU_SANMA = RiichiOptions(
     players=3,
     red_fives=(0, 1, 1),
@@ -77,6 +80,7 @@ TENHOU_SANMA = RiichiOptions(
     noten_total=2000,
     riichi_min_live=3,
     west_extension=True,
+    extension_renchan_continues=True,
     tenpai_yame=True,
     abortive_draws=AbortiveDraws(suufon_renda=False),
 )
@@ -94,7 +98,7 @@ MLEAGUE = RiichiOptions(
     pao=("daisangen", "daisuushii", "suukantsu"),
 )
 # kobalab/majiang-core's default rule (lib/rule.js): Tenhou-like, but double yakuman count double.
-MAJIANG = RiichiOptions(double_yakuman=True)
+MAJIANG = RiichiOptions(double_yakuman=True, west_extension=True, tenpai_yame=True)
 # Mahjong Soul's 4-player rule as far as hand value goes: the pure yakuman forms count double.
 MAHJONGSOUL = RiichiOptions(double_yakuman=True)
 

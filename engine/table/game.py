@@ -152,6 +152,7 @@ class Game:
         self.over = False
         self.final_scores: tuple[int, ...] = ()
         self.final_results: tuple[float, ...] = ()
+        self.truncated = False  # a recorded excerpt that stopped before the game's end
         self._calc = ruleset.shanten_calculator()
         self._start_hand()
 
@@ -168,7 +169,11 @@ class Game:
         n = self.players
         if self._deals is not None:
             if self.hand_index >= len(self._deals):
-                raise IllegalActionError("the recorded game has no deal for this hand")
+                # A recorded excerpt ends here: the game stops without final results.
+                self.over = True
+                self.truncated = True
+                self.phase = Phase.OVER
+                return
             deal = self._deals[self.hand_index]
         else:
             deal = deal_from_seed(self.tileset, self.seed, self.hand_index, players=n, dealer=self.dealer)
@@ -1055,7 +1060,9 @@ class Game:
             dealer = self.dealer
             extension = self.round_wind >= length
             all_last = self.round_wind == length - 1 and self.hand_number == n - 1
-            if extension or all_last:
+            if extension and top >= opts.return_points and not opts.extension_renchan_continues:
+                end = True  # as written: sudden death
+            elif extension or all_last:
                 # The all-last rules, and Tenhou's sudden-death extension: a renchan
                 # ends the game only by agari-yame (or tenpai-yame); a passing deal ends it when
                 # somebody has the return points, or when the extension round is over.
