@@ -272,7 +272,20 @@ class ShantenCalculator:
         c = list(counts[:34])
         out: list[int] = []
         agari = self.is_agari
+        # A wait is held already or sits within two ranks of a held tile of its suit, except for
+        # kokushi, whose waits are any missing terminal or honour.
+        near: set[int] = set()
         for k in range(34):
+            if c[k]:
+                if k >= 27:
+                    near.add(k)
+                    continue
+                base = k - k % 9
+                near.update(range(max(base, k - 2), min(base + 8, k + 2) + 1))
+        if sum(c) == 13 and self.forms(c)[2] == 0:
+            near.update(YAOCHU)
+        cand = sorted(near)
+        for k in cand:
             c[k] += 1
             if c[k] > self.copies:
                 if held_all and decompositions(c):
@@ -304,8 +317,13 @@ class ShantenCalculator:
 
 
 @lru_cache(maxsize=4)
-def calculator(copies: int = 4, max_sets: int = 4) -> ShantenCalculator:
+def _calculator(copies: int, max_sets: int) -> ShantenCalculator:
     return ShantenCalculator(copies, max_sets)
+
+
+def calculator(copies: int = 4, max_sets: int = 4) -> ShantenCalculator:
+    """The shared calculator for this tile set (built once per process)."""
+    return _calculator(copies, max_sets)
 
 
 def shanten(counts: Sequence[int]) -> int:

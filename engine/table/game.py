@@ -14,7 +14,7 @@ draws, settlements and the move to the next hand are automatic.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -97,30 +97,52 @@ class HandResult:
 
 
 class LegalActions(Sequence[Action]):
-    """The legal actions of one seat now: test with ``in``, iterate, count."""
+    """The legal actions of one seat now: test with ``in``, iterate, count.
 
-    __slots__ = ("_items", "_set")
+    Lazy, as in python-chess: the full list is built only when iterated or counted; ``in`` asks the
+    game about that one action when it can (a discard, a riichi, a tsumo), which is what replay and
+    validation need.
+    """
 
-    def __init__(self, items: list[Action]) -> None:
+    __slots__ = ("_build", "_check", "_items", "_set")
+
+    def __init__(
+        self,
+        items: list[Action] | None = None,
+        *,
+        build: Callable[[], list[Action]] | None = None,
+        check: Callable[[Action], bool | None] | None = None,
+    ) -> None:
         self._items = items
+        self._build = build
+        self._check = check
         self._set: frozenset[Action] | None = None
 
+    def _all(self) -> list[Action]:
+        if self._items is None:
+            self._items = self._build() if self._build is not None else []
+        return self._items
+
     def __contains__(self, a: object) -> bool:
+        if self._items is None and self._check is not None and isinstance(a, Action):
+            quick = self._check(a)
+            if quick is not None:
+                return quick
         if self._set is None:
-            self._set = frozenset(self._items)
+            self._set = frozenset(self._all())
         return a in self._set
 
     def __iter__(self) -> Iterator[Action]:
-        return iter(self._items)
+        return iter(self._all())
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._all())
 
     def __getitem__(self, i: int) -> Action:  # type: ignore[override]
-        return self._items[i]
+        return self._all()[i]
 
     def __repr__(self) -> str:
-        return f"LegalActions({' '.join(a.text for a in self._items)})"
+        return f"LegalActions({' '.join(a.text for a in self._all())})"
 
 
 class Game:
@@ -358,7 +380,7 @@ class Game:
         if self.phase is Phase.TURN:
             if seat != self.current:
                 return LegalActions([])
-            return LegalActions(self._turn_actions(seat))
+            return LegalActions(build=lambda: self._turn_actions(seat), check=lambda a: self._quick_turn_check(seat, a))
         if seat in self.pending and seat not in self.responses:
             return LegalActions(list(self.pending[seat]))
         return LegalActions([])
@@ -434,6 +456,35 @@ class Game:
                 if ok:
                     out.append(Action(A.RIICHI, seat, c))
         return out
+
+    def _quick_turn_check(self, seat: int, a: Action) -> bool | None:
+        """Legality of a discard or riichi without listing every action (None = do not know)."""
+        if a.seat != seat:
+            return False
+        t = a.type
+        if t is not A.DISCARD and t is not A.RIICHI:
+            return None
+        st = self.seats[seat]
+        codes = self._codes
+        if not any(codes[x] == a.tile for x in st.tiles):
+            return False
+        if self.after_call:
+            return t is A.DISCARD and (a.tile & ~RED) not in st.kuikae
+        if t is A.DISCARD:
+            return not st.riichi or codes[self.drawn] == a.tile
+        if (
+            st.riichi
+            or not all(m.type is MeldType.ANKAN for m in st.melds)
+            or self.scores[seat] < 1000
+            or self.live_left < self.opts.riichi_min_live
+        ):
+            return False
+        c34 = st.counts
+        k = a.tile & ~RED
+        c34[k] -= 1
+        ok = self._calc.shanten(c34) == 0
+        c34[k] += 1
+        return ok
 
     def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
         """R-5.3: the drawn tile is the fourth; waits unchanged; the three are a triplet in every reading."""
@@ -538,6 +589,8 @@ class Game:
                 raise IllegalActionError("it is not your turn")
             if seat in self.responses:
                 raise IllegalActionError("you have already answered this discard")
+            if action.type is A.CHI and self.phase is Phase.CALL and seat != (self.last_discarder + 1) % self.players:
+                raise IllegalActionError("you can only chi a tile discarded by the player on your left")
             raise IllegalActionError("you have no call on this tile")
         legal = self.legal_actions(seat)
         if action not in legal:
@@ -1146,11 +1199,40 @@ class Game:
         return g
 
     def to_dict(self) -> dict[str, Any]:
+        """The whole game as data: ruleset, options that differ from its defaults, seed, actions."""
+        from dataclasses import asdict
+
+        from engine.rules.base import find_ruleset
+
+        base = find_ruleset(self.ruleset.name).options
+        changed = {k: v for k, v in asdict(self.opts).items() if asdict(base)[k] != v}
         return {
             "ruleset": self.ruleset.name,
+            "options": changed,
             "seed": self.seed,
             "actions": " ".join(a.text for a in self.actions),
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_dict` output, validating every action."""
+        from engine.rules.base import find_ruleset
+        from engine.rules.options import AbortiveDraws
+
+        rs = find_ruleset(str(data["ruleset"]))
+        opts = dict(data.get("options") or {})
+        if "abortive_draws" in opts and isinstance(opts["abortive_draws"], dict):
+            opts["abortive_draws"] = AbortiveDraws(**opts["abortive_draws"])
+        for key in ("red_fives", "uma", "pao"):
+            if key in opts and isinstance(opts[key], list):
+                opts[key] = tuple(opts[key])
+        if opts:
+            rs = rs.with_options(**opts)
+        g = cls(rs, data.get("seed", 0))
+        text = str(data.get("actions", ""))
+        for tok in text.split():
+            g.play(Action.parse(tok))
+        return g
 
 
 def _name(code: int) -> str:

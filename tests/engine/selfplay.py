@@ -1,0 +1,91 @@
+"""Seeded random self-play and the invariants every game state must keep (used by the tests)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.rules.base import Ruleset
+from engine.table.actions import ActionType
+from engine.table.game import Game
+
+
+def all_tiles(g: Game) -> list[int]:
+    """Every physical tile somewhere in the current hand's state."""
+    out: list[int] = []
+    for st in g.seats:
+        out += st.tiles
+        for m in st.melds:
+            out += m.tiles
+        out += [t for t, called in zip(st.river, st.river_called) if not called]
+        out += st.kita
+    out += g.live[g.live_pos : g.live_end]
+    out += g.rinshan[g.rinshan_pos :]
+    out += list(g.deal.dora) + list(g.deal.ura)
+    return out
+
+
+def check_invariants(g: Game) -> None:
+    n = g.players
+    total_points = sum(g.scores) + 1000 * g.sticks
+    assert total_points == g.opts.start_points * n, (g.scores, g.sticks)
+    if g.over:
+        return
+    tiles = all_tiles(g)
+    counts = Counter(tiles)
+    dup = [t for t, c in counts.items() if c > 1]
+    assert not dup, f"tiles counted twice: {dup}"
+    expected = sum(1 for c in g.tileset.codes if c >= 0)
+    assert len(tiles) == expected, (len(tiles), expected)
+    for s in g.to_act():
+        assert len(g.legal_actions(s)) > 0, f"seat {s} asked to act with no legal action"
+
+
+_EAGER = (ActionType.TSUMO, ActionType.RON, ActionType.RIICHI, ActionType.PON, ActionType.ANKAN, ActionType.KAKAN)
+
+
+def play_random(
+    ruleset: Ruleset, seed: int, *, check_every: int = 0, max_steps: int = 20000, eager: bool = False
+) -> Game:
+    """Uniform random legal play; ``eager`` takes wins, riichi, pon and kans whenever offered
+    (so that wins, kans, pao and the rarer settlements actually happen)."""
+    rng = random.Random(seed)
+    g = Game(ruleset, seed=seed)
+    steps = 0
+    while not g.over:
+        acting = g.to_act()
+        assert acting, "the game waits for nobody"
+        s = acting[0]
+        legal = list(g.legal_actions(s))
+        assert legal
+        if eager:
+            for t in _EAGER:
+                best = [a for a in legal if a.type is t]
+                if best:
+                    legal = best
+                    break
+        g.apply(rng.choice(legal))
+        steps += 1
+        if check_every and steps % check_every == 0:
+            check_invariants(g)
+        assert steps < max_steps, "game does not end"
+    return g
+
+
+def check_final(g: Game) -> None:
+    """Final scores follow from the hand results: start + deltas − deposits (+ sticks to the top)."""
+    n = g.players
+    scores = [g.opts.start_points] * n
+    for r in g.results:
+        for s in r.riichi_deposits:
+            scores[s] -= 1000
+        for s in range(n):
+            scores[s] += r.deltas[s]
+        assert tuple(scores) == r.scores_after, (r, scores)
+    leftover = g.opts.start_points * n - sum(scores)
+    assert leftover % 1000 == 0 and leftover >= 0
+    top = g.ranking()[0]
+    scores[top] += leftover
+    assert tuple(scores) == g.final_scores
+    assert len(g.final_results) == n
+    assert abs(sum(g.final_results)) < 0.01 + 0.1 * n
