@@ -74,6 +74,12 @@ def _suit(key: bytes, sequences: bool) -> _SuitDecomp:
     return result
 
 
+def suit_decompositions(counts: bytes, sequences: bool) -> _SuitDecomp:
+    """Every (sets, pair or -1) reading of one suit's counts (kinds relative to the suit start),
+    sorted; ``()`` when the suit cannot be read as sets and at most one pair. Memoised."""
+    return _suit(counts, sequences)
+
+
 def decompositions(counts: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
     """Every (sets, pair kind) reading of a complete 3n+2 concealed count array (standard form)."""
     b = bytes(counts[:34])

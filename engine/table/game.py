@@ -79,6 +79,7 @@ class WinResult:
     from_seat: int
     score: ScoreResult
     pao_seat: int = -1
+    hand: HandSpec | None = None  # the winning hand as scored (tiles, melds, winning tile, context)
 
 
 @dataclass(frozen=True, slots=True)
@@ -957,18 +958,18 @@ class Game:
         for i, (seat, from_seat) in enumerate(winners):
             st = self.seats[seat]
             if tsumo:
-                win_tile = self.drawn
-                res = self._win_value(seat, win_tile, tsumo=True)
+                spec = self._spec(seat, self.drawn, tsumo=True)
             else:
                 st.tiles.append(tile)
                 st.counts[self._codes[tile] & ~RED] += 1
-                res = self._win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
+                spec = self._spec(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
+            res = self.ruleset.score(spec)
             honba = self.honba if i == 0 else 0
             sticks = self.sticks if i == 0 else 0
             d, pao_seat = self._payments(seat, from_seat, res, tsumo=tsumo, honba=honba, sticks=sticks)
             for s in range(n):
                 deltas[s] += d[s]
-            wins.append(WinResult(seat, from_seat, res, pao_seat))
+            wins.append(WinResult(seat, from_seat, res, pao_seat, spec))
         if self.sticks:
             self.sticks = 0
         for s in range(n):

@@ -1,0 +1,80 @@
+"""The discord.py client: start-up, cogs, command sync, restoring tables after a restart."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.storage.repository import Repository
+from bot.tables import TableService
+from bot.timers import TimerDispatcher
+
+if TYPE_CHECKING:
+    from bot.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups")
+
+
+class JantakuBot(commands.Bot):
+    presenter: Presenter
+
+    def __init__(self, settings: Settings, **kwargs: object) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)  # type: ignore[arg-type]
+        self.settings = settings
+        self.repo = Repository(settings.database)
+        self.service = TableService(self.repo, ai_delay=settings.ai_delay)
+        self.timers = TimerDispatcher(self.service, remind=self._remind)
+
+    async def setup_hook(self) -> None:
+        await self.repo.open()
+        for name in COGS:
+            await self.load_extension(name)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("slash commands synced to guild %s", self.settings.dev_guild_id)
+        elif self.settings.sync_global:
+            await self.tree.sync()
+            log.info("slash commands synced globally")
+        tables = await self.service.load()
+        log.info("restored %d open tables", len(tables))
+        self.timers.start()
+        self.loop.create_task(self._resume(tables))
+
+    async def _resume(self, tables: list) -> None:  # type: ignore[type-arg]
+        await self.wait_until_ready()
+        for t in tables:
+            try:
+                if t.game is not None and t.row.status == "playing":
+                    await self.presenter.refresh_table(t)
+                    await self.presenter.prompt_humans(t)
+                    await self.service.resume(t)
+            except Exception:
+                log.exception("could not restore table %s", t.id)
+
+    async def _remind(self, table_id: int) -> None:
+        t = self.service.tables.get(table_id)
+        if t is None or t.game is None:
+            return
+        for seat in t.humans_to_act():
+            uid = t.seats[seat].user_id
+            if uid is None:
+                continue
+            try:
+                user = self.get_user(uid) or await self.fetch_user(uid)
+                await user.send(f"Reminder: it is your move at table #{table_id}; half of your time is gone.")
+            except discord.HTTPException:
+                pass
+
+    async def close(self) -> None:
+        await self.timers.stop()
+        await super().close()
+        await self.repo.close()

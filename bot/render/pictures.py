@@ -1,0 +1,696 @@
+"""The bot's pictures: hand strips, hands with melds, the public table, hand results, final standings.
+
+Pure functions: data in, PNG bytes out (no Discord, no I/O). Tile images come from the in-process
+cache in :mod:`bot.render.tiles`, so after the first call a picture is mostly pastes plus PNG
+encoding.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from .fonts import FontT, font
+from .tiles import BACK, FELT, tile_image, tile_size
+from .views import Meld, SeatView, TableView
+
+__all__ = [
+    "render_final",
+    "render_hand",
+    "render_result",
+    "render_table",
+    "render_tiles",
+    "to_png",
+]
+
+HAND_W = 54  # tile width in hand / result pictures
+RIVER_W = 34  # tile width in table rivers
+TMELD_W = 28  # tile width of melds on the table
+DORA_W = 28  # dora indicators in the table centre
+RESULT_DORA_W = 34
+
+TEXT = (242, 242, 234)
+MUTED = (172, 204, 186)
+GOLD = (250, 198, 56)
+PANEL = (15, 68, 46)
+PANEL_EDGE = (40, 110, 78)
+CENTRE = (12, 50, 34)
+CENTRE_EDGE = (92, 150, 112)
+PLATE = (9, 44, 30)
+PLATE_TURN = (250, 198, 56)
+PLUS = (120, 230, 140)
+MINUS = (255, 128, 120)
+DEALER = (200, 40, 40)
+HEADER = (10, 46, 31)
+
+_WIND_NAMES = {
+    "east": "E",
+    "south": "S",
+    "west": "W",
+    "north": "N",
+    "東": "E",
+    "南": "S",
+    "西": "W",
+    "北": "N",
+}
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+
+def to_png(img: Image.Image, *, palette: bool = True) -> bytes:
+    """PNG bytes of ``img``.
+
+    With ``palette`` (the default) the picture is first reduced to 256 colours without dithering:
+    these flat drawings look the same and the file is about a third the size and faster to encode.
+    """
+    if palette and img.mode == "RGB":
+        img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def _fit(text: str, f: FontT, max_w: float) -> str:
+    """``text`` cut with an ellipsis so it is at most ``max_w`` pixels wide."""
+    if f.getlength(text) <= max_w:
+        return text
+    while text and f.getlength(text + "…") > max_w:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
+def _wind_letter(w: str) -> str:
+    w = w.strip()
+    return _WIND_NAMES.get(w.lower(), _WIND_NAMES.get(w, w[:1].upper() or "?"))
+
+
+def _signed(n: float) -> str:
+    """+8,000 / -21.7: floats (points) keep one decimal, ints (payments) none."""
+    if isinstance(n, float):
+        return f"{n:+,.1f}"
+    return f"{int(n):+,}"
+
+
+def _stick(d: ImageDraw.ImageDraw, x: float, y: float, w: float = 34, h: float = 8) -> None:
+    """A riichi stick (white bar with a red dot) with its top-left corner at (x, y)."""
+    d.rounded_rectangle((x, y, x + w, y + h), radius=h / 2, fill=(250, 250, 250), outline=(150, 150, 150))
+    r = h * 0.32
+    cx, cy = x + w / 2, y + h / 2
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DEALER)
+
+
+# --- rows of tiles ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Item:
+    code: int
+    sideways: bool = False
+    dim: bool = False
+    stacked: bool = False  # drawn on top of the previous (sideways) tile: a kakan's added tile
+    mark: bool = False  # gold highlight frame
+    gap: int = 0  # extra space before this tile
+    lift: int = 0  # drawn this many pixels higher
+
+
+def _item_size(it: _Item, tw: int) -> tuple[int, int]:
+    w, h = tile_size(tw)
+    return (h, w) if it.sideways else (w, h)
+
+
+def _layout(
+    items: Sequence[_Item], tw: int, spacing: int = 1
+) -> tuple[list[tuple[int, int, int, int]], int, int]:
+    """Rectangles (x, y, w, h) relative to the row's left end and baseline (y < 0), width, height."""
+    rects: list[tuple[int, int, int, int]] = []
+    x = 0
+    top = 0
+    prev: tuple[int, int, int, int] | None = None
+    for it in items:
+        w, h = _item_size(it, tw)
+        if it.stacked and prev is not None:
+            r = (prev[0], prev[1] - h - 1, w, h)
+        else:
+            x += it.gap
+            r = (x, -h - it.lift, w, h)
+            x += w + spacing
+        rects.append(r)
+        prev = r
+        top = min(top, r[1])
+    return rects, max(x - spacing, 0), -top
+
+
+def _draw_items(
+    canvas: Image.Image, items: Sequence[_Item], tw: int, x0: int, baseline: int, spacing: int = 1
+) -> int:
+    """Paste ``items`` left to right on ``canvas`` standing on ``baseline``; returns the row width."""
+    rects, width, _ = _layout(items, tw, spacing)
+    d: ImageDraw.ImageDraw | None = None
+    for it, (x, y, w, h) in zip(items, rects):
+        if it.mark:
+            d = d or ImageDraw.Draw(canvas)
+            m = max(2, tw // 12)
+            d.rounded_rectangle(
+                (x0 + x - m, baseline + y - m, x0 + x + w - 1 + m, baseline + y + h - 1 + m),
+                radius=tw // 5 + m,
+                fill=GOLD,
+            )
+        t = tile_image(it.code, tw, sideways=it.sideways, dim=it.dim)
+        canvas.paste(t, (x0 + x, baseline + y), t)
+    return width
+
+
+_ANKAN = {"ankan", "closed kan", "concealed kan"}
+_KAKAN = {"kakan", "shouminkan", "added kan"}
+
+
+def _meld_items(meld: Meld, gap: int = 0) -> list[_Item]:
+    mtype, codes_seq, called = meld
+    kind = mtype.lower()
+    codes = list(codes_seq)
+    if kind in _ANKAN and len(codes) == 4:
+        items = [_Item(BACK), _Item(codes[1]), _Item(codes[2]), _Item(BACK)]
+    elif kind in _KAKAN and len(codes) == 4 and 0 <= called < 3:
+        items = [_Item(c, sideways=i == called) for i, c in enumerate(codes[:3])]
+        items.insert(called + 1, _Item(codes[3], sideways=True, stacked=True))
+    else:
+        items = [_Item(c, sideways=i == called) for i, c in enumerate(codes)]
+    if items:
+        items[0].gap = gap
+    return items
+
+
+def _hand_items(
+    concealed: Sequence[int],
+    extra: int | None,
+    melds: Sequence[Meld],
+    *,
+    extra_gap: int,
+    meld_gap: int,
+    mark_extra: bool = False,
+) -> list[_Item]:
+    items = [_Item(c) for c in concealed]
+    if extra is not None:
+        items.append(_Item(extra, gap=extra_gap if items else 0, mark=mark_extra))
+    for i, m in enumerate(melds):
+        items.extend(_meld_items(m, gap=(meld_gap if (items and i == 0) else meld_gap // 2 if items else 0)))
+    return items
+
+
+def _new(w: int, h: int, colour: tuple[int, int, int] = FELT) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (max(1, w), max(1, h)), colour)
+    return img, ImageDraw.Draw(img)
+
+
+# --- public pictures: hands ---------------------------------------------------------------------
+
+
+def render_tiles(
+    codes: Sequence[int],
+    *,
+    highlight: int | None = None,
+    gap_before_last: bool = False,
+    numbered: bool = False,
+) -> bytes:
+    """A strip of tiles (a hand). ``highlight`` is an index into ``codes`` (drawn lifted with a gold
+    frame); ``gap_before_last`` sets the last tile apart (the drawn tile); ``numbered`` writes 1..n
+    under the tiles."""
+    tw, th = tile_size(HAND_W)
+    items = [_Item(c) for c in codes]
+    if gap_before_last and len(items) > 1:
+        items[-1].gap = 14
+    if highlight is not None and 0 <= highlight < len(items):
+        items[highlight].mark = True
+        items[highlight].lift = 6
+    _, width, height = _layout(items, tw)
+    pad = 10
+    label_h = 20 if numbered else 0
+    img, d = _new(width + 2 * pad, max(height, th) + 2 * pad + label_h + 6)
+    baseline = pad + 6 + max(height - 6, th)
+    _draw_items(img, items, tw, pad, baseline)
+    if numbered:
+        f = font(15)
+        rects, _, _ = _layout(items, tw)
+        for i, (x, _, w, _) in enumerate(rects):
+            d.text((pad + x + w / 2, baseline + 4), str(i + 1), font=f, fill=MUTED, anchor="mt")
+    return to_png(img)
+
+
+def render_hand(
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    drawn: int | None,
+    *,
+    title: str = "",
+) -> bytes:
+    """A player's hand: concealed tiles, the drawn tile set apart, then the melds (called tile
+    sideways, kakan's added tile stacked on it, ankan's outer tiles face down)."""
+    tw, th = tile_size(HAND_W)
+    items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
+    _, width, height = _layout(items, tw)
+    pad = 12
+    title_h = 0
+    f = font(20)
+    if title:
+        title_h = 32
+    w = max(width + 2 * pad, 200)
+    img, d = _new(w, title_h + max(height, th) + 2 * pad)
+    if title:
+        d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
+    _draw_items(img, items, tw, pad, title_h + pad + max(height, th))
+    return to_png(img)
+
+
+def render_result(
+    title: str,
+    hand: Sequence[int],
+    melds: Sequence[Meld],
+    win_tile: int,
+    lines: Sequence[str],
+    payments: Sequence[tuple[str, int]],
+    *,
+    dora: Sequence[int] = (),
+    ura: Sequence[int] = (),
+) -> bytes:
+    """A hand-end picture: title, the winning hand (winning tile set apart in a gold frame, then the
+    melds), optional dora / ura indicators, the yaku lines and the payments.
+
+    A line holding a tab is drawn as two columns (``"Riichi\\t1 han"``); payments are (name, change).
+    """
+    tw, th = tile_size(HAND_W)
+    items = _hand_items(hand, win_tile, melds, extra_gap=16, meld_gap=24, mark_extra=True)
+    _, hand_w, hand_h = _layout(items, tw)
+    hand_h = max(hand_h, th)
+    pad = 16
+    f_title = font(24)
+    f_line = font(19)
+    f_small = font(15, "regular")
+    line_h = 27
+    dtw, dth = tile_size(RESULT_DORA_W)
+    dora_h = (dth + 28) if (dora or ura) else 0
+    pay_w = 250 if payments else 0
+    lines_w = max([int(f_line.getlength(ln.replace("\t", "    "))) for ln in lines] + [200]) + 40
+    width = max(hand_w + 2 * pad, lines_w + pay_w + 2 * pad + 30, 560)
+    body_rows = max(len(lines), len(payments), 1)
+    height = pad + 34 + 10 + hand_h + 16 + dora_h + 10 + body_rows * line_h + pad + 6
+    img, d = _new(width, height)
+    d.rectangle((0, 0, width, pad + 38), fill=HEADER)
+    d.text((pad, pad + 14), _fit(title, f_title, width - 2 * pad), font=f_title, fill=GOLD, anchor="lm")
+    y = pad + 38 + 12
+    _draw_items(img, items, tw, pad, y + hand_h)
+    y += hand_h + 16
+    if dora or ura:
+        x = pad
+        for label, codes in (("Dora", dora), ("Ura", ura)):
+            if not codes:
+                continue
+            d.text((x, y + 8), label, font=f_small, fill=MUTED, anchor="lm")
+            row = [_Item(c) for c in codes]
+            _draw_items(img, row, RESULT_DORA_W, x, y + 20 + dth)
+            x += max(int(f_small.getlength(label)), len(codes) * (dtw + 1)) + 30
+        y += dora_h
+    d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=2)
+    y += 10
+    col_right = width - pad - pay_w - 30
+    for i, ln in enumerate(lines):
+        yy = y + i * line_h + line_h / 2
+        if "\t" in ln:
+            left, right = ln.split("\t", 1)
+            d.text((pad, yy), _fit(left, f_line, col_right - pad - 90), font=f_line, fill=TEXT, anchor="lm")
+            d.text((col_right, yy), right, font=f_line, fill=GOLD, anchor="rm")
+        else:
+            d.text((pad, yy), _fit(ln, f_line, col_right - pad), font=f_line, fill=TEXT, anchor="lm")
+    if payments:
+        px0 = width - pad - pay_w
+        d.line((px0 - 15, y, px0 - 15, y + body_rows * line_h), fill=PANEL_EDGE, width=2)
+        for i, (name, delta) in enumerate(payments):
+            yy = y + i * line_h + line_h / 2
+            d.text((px0, yy), _fit(name, f_line, pay_w - 100), font=f_line, fill=TEXT, anchor="lm")
+            colour = PLUS if delta > 0 else MINUS if delta < 0 else MUTED
+            d.text((width - pad, yy), _signed(delta), font=f_line, fill=colour, anchor="rm")
+    return to_png(img)
+
+
+def render_final(rows: Sequence[tuple[str, int, float]], *, title: str = "Final standings") -> bytes:
+    """Final standings: one row per player (name, final score, points after uma/oka) in the order
+    given (first = winner)."""
+    pad = 16
+    row_h = 44
+    f_title = font(24)
+    f_row = font(21)
+    f_head = font(14, "regular")
+    width = 600
+    height = pad + 40 + 24 + row_h * max(len(rows), 1) + pad
+    img, d = _new(width, height)
+    d.rectangle((0, 0, width, pad + 40), fill=HEADER)
+    d.text((pad, pad + 16), _fit(title, f_title, width - 2 * pad), font=f_title, fill=GOLD, anchor="lm")
+    y = pad + 40 + 4
+    col_score = width - pad - 150
+    col_pts = width - pad
+    d.text((pad + 56, y + 10), "player", font=f_head, fill=MUTED, anchor="lm")
+    d.text((col_score, y + 10), "score", font=f_head, fill=MUTED, anchor="rm")
+    d.text((col_pts, y + 10), "points", font=f_head, fill=MUTED, anchor="rm")
+    y += 22
+    medal = [(236, 190, 50), (192, 198, 206), (205, 127, 60)]
+    for i, (name, score, pts) in enumerate(rows):
+        top = y + i * row_h
+        if i % 2 == 0:
+            d.rectangle((pad - 6, top, width - pad + 6, top + row_h - 2), fill=PANEL)
+        cy = top + (row_h - 2) / 2
+        r = 15
+        d.ellipse((pad + 6, cy - r, pad + 6 + 2 * r, cy + r), fill=medal[i] if i < 3 else (90, 110, 100))
+        d.text((pad + 6 + r, cy), str(i + 1), font=font(18), fill=(30, 30, 30), anchor="mm")
+        d.text(
+            (pad + 56, cy), _fit(name, f_row, col_score - pad - 56 - 110), font=f_row, fill=TEXT, anchor="lm"
+        )
+        d.text((col_score, cy), f"{score:,}", font=f_row, fill=TEXT, anchor="rm")
+        colour = PLUS if pts > 0 else MINUS if pts < 0 else MUTED
+        d.text((col_pts, cy), _signed(pts), font=f_row, fill=colour, anchor="rm")
+    return to_png(img)
+
+
+# --- the table ----------------------------------------------------------------------------------
+
+_ROT = {
+    0: None,
+    1: Image.Transpose.ROTATE_90,
+    2: Image.Transpose.ROTATE_180,
+    3: Image.Transpose.ROTATE_270,
+}
+
+PAD = 8  # inside a cell
+GAP = 6  # between cells
+MARGIN = 8
+MIN_SIDE = 190  # narrowest side column
+MIN_CENTRE = 236  # smallest centre panel side
+MIN_MELD_ROW = 56  # top row with three players: room for one line of the right seat's melds
+PLATE_H = 28
+HEADER_H = 36
+RIVER_ROWS = 4  # rows of 6 reserved (more when a river is longer)
+
+
+def _river_block(seat: SeatView, rows: int, mark_last: bool) -> Image.Image:
+    """A seat's river in rows of 6, oriented for the bottom seat (first row at the top)."""
+    tw, th = tile_size(RIVER_W)
+    row_h = th + 2
+    sideways: Collection[int] = set(seat.sideways)
+    called: Collection[int] = set(seat.called)
+    n = len(seat.discards)
+    row_items: list[list[_Item]] = []
+    for r in range(math.ceil(n / 6)):
+        row_items.append(
+            [
+                _Item(
+                    seat.discards[i],
+                    sideways=i in sideways,
+                    dim=i in called,
+                    mark=mark_last and i == n - 1,
+                )
+                for i in range(r * 6, min(n, r * 6 + 6))
+            ]
+        )
+    width = 5 * (tw + 1) + th + 4
+    for items in row_items:
+        width = max(width, _layout(items, tw)[1] + 4)
+    height = max(rows, len(row_items)) * row_h + 2
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    for r, items in enumerate(row_items):
+        _draw_items(img, items, tw, 2, (r + 1) * row_h)
+    return img
+
+
+def _melds_block(melds: Sequence[Meld], max_w: int) -> Image.Image | None:
+    """The seat's melds, flowing left to right and wrapping at ``max_w`` (bottom orientation)."""
+    if not melds:
+        return None
+    tw, th = tile_size(TMELD_W)
+    groups = []
+    for m in melds:
+        items = _meld_items(m)
+        _, w, h = _layout(items, tw)
+        groups.append((items, w, max(h, th)))
+    lines: list[list[tuple[list[_Item], int, int]]] = [[]]
+    x = 0
+    for g in groups:
+        if lines[-1] and x + 8 + g[1] > max_w:
+            lines.append([])
+            x = 0
+        x += (8 if lines[-1] else 0) + g[1]
+        lines[-1].append(g)
+    width = max(sum(g[1] for g in ln) + 8 * (len(ln) - 1) for ln in lines) + 4
+    heights = [max(g[2] for g in ln) for ln in lines]
+    img = Image.new("RGBA", (width, sum(heights) + 4 * (len(lines) - 1) + 4), (0, 0, 0, 0))
+    y = 2
+    for ln, lh in zip(lines, heights):
+        x = 2
+        for items, w, _ in ln:
+            _draw_items(img, items, tw, x, y + lh)
+            x += w + 8
+        y += lh + 4
+    return img
+
+
+def _turn(img: Image.Image, q: int) -> Image.Image:
+    t = _ROT[q % 4]
+    return img if t is None else img.transpose(t)
+
+
+def _positions(n: int) -> list[int]:
+    """Side of the table (0 bottom, 1 right, 2 top, 3 left) for relative seats 0..n-1."""
+    return [0, 1, 3] if n == 3 else [0, 1, 2, 3]
+
+
+def _plate(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: SeatView, *, turn: bool) -> None:
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    d.rounded_rectangle(box, radius=8, fill=PLATE_TURN if turn else PLATE)
+    fg = (20, 20, 20) if turn else TEXT
+    muted = (60, 50, 20) if turn else MUTED
+    letter = _wind_letter(seat.wind)
+    r = (h - 8) / 2
+    cx, cy = x0 + 6 + r, y0 + h / 2
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DEALER if letter == "E" else (60, 70, 66))
+    d.text((cx, cy), letter, font=font(14), fill=(255, 255, 255), anchor="mm")
+    f_score = font(15)
+    score = f"{seat.score:,}"
+    right = x1 - 8
+    d.text((right, cy), score, font=f_score, fill=fg, anchor="rm")
+    right -= int(f_score.getlength(score)) + 8
+    if seat.riichi:
+        _stick(d, right - 30, cy - 4, 30, 8)
+        right -= 38
+    f_name = font(15)
+    name_x = cx + r + 7
+    note = f" · {seat.note}" if seat.note else ""
+    f_note = font(12, "regular")
+    avail = right - name_x
+    note_w = f_note.getlength(note) if note else 0
+    if note and note_w > avail * 0.45:
+        note = _fit(note, f_note, avail * 0.45)
+        note_w = f_note.getlength(note)
+    name = _fit(seat.name, f_name, avail - note_w)
+    d.text((name_x, cy), name, font=f_name, fill=fg, anchor="lm")
+    if note:
+        d.text((name_x + f_name.getlength(name), cy + 1), note, font=f_note, fill=muted, anchor="lm")
+
+
+def _rotated_text(
+    text: str, f: FontT, fill: tuple[int, int, int], q: int, bg: tuple[int, int, int] | None
+) -> Image.Image:
+    w = int(f.getlength(text)) + 12
+    h = int(f.size if hasattr(f, "size") else 14) + 10
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0) if bg is None else (*bg, 255))
+    d = ImageDraw.Draw(img)
+    d.text((w / 2, h / 2), text, font=f, fill=fill, anchor="mm")
+    return _turn(img, q)
+
+
+def _centre(
+    canvas: Image.Image, box: tuple[int, int, int, int], view: TableView, sides: dict[int, int]
+) -> None:
+    d = ImageDraw.Draw(canvas)
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=14, fill=CENTRE, outline=CENTRE_EDGE, width=2)
+    cx = (x0 + x1) / 2
+    # scores on each side, facing the seat (left/right turned)
+    f_side = font(14)
+    for pos, seat_i in sides.items():
+        seat = view.seats[seat_i]
+        label = f"{_wind_letter(seat.wind)} {seat.score:,}"
+        turn = view.turn == seat_i
+        fill = (20, 20, 20) if turn else MUTED
+        bg = PLATE_TURN if turn else None
+        q = {0: 0, 1: 1, 2: 0, 3: 3}[pos]
+        t = _rotated_text(label, f_side, fill, q, bg)
+        xy: tuple[float, float]
+        if pos == 0:
+            xy = (cx - t.width / 2, y1 - 6 - t.height)
+        elif pos == 2:
+            xy = (cx - t.width / 2, y0 + 6)
+        elif pos == 1:
+            xy = (x1 - 6 - t.width, (y0 + y1) / 2 - t.height / 2)
+        else:
+            xy = (x0 + 6, (y0 + y1) / 2 - t.height / 2)
+        canvas.paste(t, (int(xy[0]), int(xy[1])), t)
+    # round, dora, sticks, wall
+    inner_w = x1 - x0 - 2 * 34
+    f_round = font(18)
+    dtw, dth = tile_size(DORA_W)
+    slots = max(view.dora_slots, len(view.dora_indicators))
+    block_h = 24 + 16 + dth + 10 + 20
+    top = (y0 + y1) / 2 - block_h / 2
+    size = 18
+    while size > 11 and f_round.getlength(view.round_text) > inner_w:
+        size -= 1
+        f_round = font(size)
+    d.text((cx, top + 10), _fit(view.round_text, f_round, inner_w), font=f_round, fill=TEXT, anchor="mm")
+    d.text((cx, top + 31), "dora", font=font(11, "regular"), fill=MUTED, anchor="mm")
+    items = [_Item(c) for c in view.dora_indicators] + [_Item(BACK)] * (slots - len(view.dora_indicators))
+    _, row_w, _ = _layout(items, DORA_W)
+    _draw_items(canvas, items, DORA_W, int(cx - row_w / 2), int(top + 40 + dth))
+    y = top + 40 + dth + 18
+    f_info = font(14)
+    wall = f"wall {view.wall_left}" if view.wall_left is not None else ""
+    sticks = f"× {view.riichi_sticks}"
+    sw = 30 + 4 + f_info.getlength(sticks)
+    ww = f_info.getlength(wall)
+    total = sw + (16 + ww if wall else 0)
+    x = cx - total / 2
+    _stick(d, x, y - 4, 30, 8)
+    d.text((x + 34, y), sticks, font=f_info, fill=TEXT, anchor="lm")
+    if wall:
+        d.text((x + sw + 16, y), wall, font=f_info, fill=TEXT, anchor="lm")
+
+
+def _table_image(view: TableView) -> Image.Image:
+    n = len(view.seats)
+    if n not in (3, 4):
+        raise ValueError(f"a table has 3 or 4 seats, got {n}")
+    positions = _positions(n)
+    side_of = {(view.bottom + rel) % n: positions[rel] for rel in range(n)}  # seat -> side
+    tw, th = tile_size(RIVER_W)
+    rows = max([RIVER_ROWS] + [math.ceil(len(s.discards) / 6) for s in view.seats])
+
+    rivers: dict[int, Image.Image] = {}
+    for seat_i, pos in side_of.items():
+        block = _river_block(view.seats[seat_i], rows, view.last_discard == seat_i)
+        rivers[pos] = _turn(block, pos) if view.rotate else block
+
+    def river_cell(pos: int) -> tuple[int, int]:
+        b = rivers.get(pos)
+        if b is None:
+            return 0, 0
+        return b.width + 2 * PAD, b.height + PLATE_H + 6 + 2 * PAD
+
+    # column / row sizes from the rivers (left, middle, right; top, middle, bottom) ...
+    widths = [
+        max(river_cell(3)[0], MIN_SIDE),
+        max(river_cell(0)[0], river_cell(2)[0], MIN_CENTRE),
+        max(river_cell(1)[0], MIN_SIDE),
+    ]
+    heights = [
+        max(river_cell(2)[1], MIN_MELD_ROW),
+        max(river_cell(1)[1], river_cell(3)[1], MIN_CENTRE),
+        max(river_cell(0)[1], MIN_MELD_ROW),
+    ]
+    # ... then each side's melds, in the corner on its right-hand side (pinwheel), which may grow
+    corner = {0: (2, 2), 1: (2, 0), 2: (0, 0), 3: (0, 2)}  # side -> (column, row)
+    melds: dict[int, Image.Image] = {}
+    for seat_i, pos in side_of.items():
+        c, r = corner[pos]
+        limit = (heights[r] if (view.rotate and pos % 2) else widths[c]) - 2 * PAD
+        m = _melds_block(view.seats[seat_i].melds, limit)
+        if m is not None:
+            melds[pos] = _turn(m, pos) if view.rotate else m
+    for pos, m in melds.items():
+        c, r = corner[pos]
+        widths[c] = max(widths[c], m.width + 2 * PAD)
+        heights[r] = max(heights[r], m.height + 2 * PAD)
+    cols = [MARGIN, MARGIN + widths[0] + GAP, MARGIN + widths[0] + GAP + widths[1] + GAP]
+    top0 = HEADER_H + GAP
+    rows_y = [top0, top0 + heights[0] + GAP, top0 + heights[0] + GAP + heights[1] + GAP]
+    width = cols[2] + widths[2] + MARGIN
+    footer_h = 24 if view.footer else 0
+    height = rows_y[2] + heights[2] + MARGIN + footer_h
+
+    img, d = _new(width, height)
+    # header
+    d.rectangle((0, 0, width, HEADER_H), fill=HEADER)
+    f_head = font(17)
+    clock_w = 0
+    if view.clock:
+        clock_w = int(f_head.getlength(view.clock)) + 20
+        d.text((width - 12, HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
+    d.text(
+        (12, HEADER_H / 2),
+        _fit(view.title, f_head, width - 24 - clock_w),
+        font=f_head,
+        fill=TEXT,
+        anchor="lm",
+    )
+
+    def rect(c: int, r: int) -> tuple[int, int, int, int]:
+        return cols[c], rows_y[r], cols[c] + widths[c], rows_y[r] + heights[r]
+
+    def union(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+    # pinwheel: each side owns its river cell and the corner on its right-hand side
+    river_box = {0: rect(1, 2), 1: rect(2, 1), 2: rect(1, 0), 3: rect(0, 1)}
+    meld_box = {pos: rect(c, r) for pos, (c, r) in corner.items()}
+    pos_seat = {pos: s for s, pos in side_of.items()}
+    for pos, seat_i in pos_seat.items():
+        seat = view.seats[seat_i]
+        rc, mc = river_box[pos], meld_box[pos]
+        d.rounded_rectangle(union(rc, mc), radius=12, fill=PANEL, outline=PANEL_EDGE, width=1)
+        # name plate on the outer edge (top for the side seats)
+        if pos == 0:
+            pbox = (rc[0] + PAD, rc[3] - PAD - PLATE_H, rc[2] - PAD, rc[3] - PAD)
+        else:
+            pbox = (rc[0] + PAD, rc[1] + PAD, rc[2] - PAD, rc[1] + PAD + PLATE_H)
+        _plate(d, pbox, seat, turn=view.turn == seat_i)
+        # river, against the centre
+        b = rivers[pos]
+        if pos == 0:
+            xy = ((rc[0] + rc[2] - b.width) // 2, rc[1] + PAD)
+        elif pos == 2:
+            xy = ((rc[0] + rc[2] - b.width) // 2, rc[3] - PAD - b.height)
+        elif pos == 1:
+            xy = (rc[0] + PAD, pbox[3] + 6)
+        else:
+            xy = (rc[2] - PAD - b.width, pbox[3] + 6)
+        img.paste(b, xy, b)
+        # melds, in the corner next to the river and the seat's outer edge
+        m = melds.get(pos)
+        if m is not None:
+            if pos == 0:
+                mxy = (mc[0] + PAD, mc[3] - PAD - m.height)
+            elif pos == 1:
+                mxy = (mc[2] - PAD - m.width, mc[3] - PAD - m.height)
+            elif pos == 2:
+                mxy = (mc[2] - PAD - m.width, mc[1] + PAD)
+            else:
+                mxy = (mc[0] + PAD, mc[1] + PAD)
+            img.paste(m, mxy, m)
+    _centre(img, rect(1, 1), view, {pos: s for pos, s in pos_seat.items()})
+    if view.footer:
+        d.text(
+            (12, height - footer_h / 2 - 2),
+            _fit(view.footer, font(14, "regular"), width - 24),
+            font=font(14, "regular"),
+            fill=MUTED,
+            anchor="lm",
+        )
+    return img
+
+
+def render_table(view: TableView) -> bytes:
+    """The public table picture: header (title, clock), the seats around a centre panel (round,
+    dora indicators, riichi sticks, wall count, scores), each seat with its name plate, river in rows
+    of 6 (riichi tile sideways, called-away tiles dimmed) and melds."""
+    return to_png(_table_image(view))

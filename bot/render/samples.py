@@ -1,0 +1,147 @@
+"""Demo data for every picture, used by the tests and by ``python -m bot.render [DIR]``.
+
+``python -m bot.render /tmp/render_samples`` writes one PNG per picture and prints sizes and
+timings.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.tiles import parse_tiles as _p
+
+from .pictures import render_final, render_hand, render_result, render_table, render_tiles
+from .tiles import warm_up
+from .views import SeatView, TableView
+
+__all__ = ["sample_pictures", "sample_table", "write_samples"]
+
+
+def _seat(name: str, wind: str, score: int, river: str, **kw: object) -> SeatView:
+    return SeatView(name, wind, score, _p(river) if river else [], **kw)  # type: ignore[arg-type]
+
+
+def sample_table(players: int = 4, *, rotate: bool = False) -> TableView:
+    """A mid-game table: a riichi (sideways tile, stick), a called-away discard, all meld kinds."""
+    seats = [
+        _seat("Alice", "E", 24000, "19m4z6z1p9s3z2m8p7z55s3m", sideways={6}, called={3}, riichi=True),
+        _seat(
+            "Bob",
+            "S",
+            33400,
+            "1z9p2z8m1s4p6m7z1p",
+            melds=[("pon", _p("666z"), 0), ("chi", _p("324s"), 0)],
+            note="bot",
+        ),
+        _seat(
+            "Carol",
+            "W",
+            18600,
+            "9s9m1p2z4z3p3p6s5m5m0p",
+            melds=[("ankan", _p("1111m"), -1), ("kakan", _p("2222z"), 2)],
+        ),
+        _seat(
+            "DanTheVeryLongNamedPlayer",
+            "N",
+            23000,
+            "1s2s3s4m5m6m7p8p9p1z2z",
+            melds=[("minkan", _p("8888p"), 3)],
+        ),
+    ]
+    if players == 3:
+        seats = seats[:3]
+        seats[0].score, seats[1].score, seats[2].score = 35000, 41000, 29000
+        return TableView(
+            "Sanma (Tenhou rules) · tonpuusen",
+            "South 1, 0 honba",
+            seats,
+            dora_indicators=_p("9m"),
+            wall_left=30,
+            turn=2,
+            last_discard=1,
+            rotate=rotate,
+        )
+    return TableView(
+        "Riichi (Tenhou rules) · hanchan · table #3",
+        "East 2, 1 honba",
+        seats,
+        dora_indicators=_p("3p5z"),
+        riichi_sticks=1,
+        wall_left=42,
+        turn=1,
+        last_discard=0,
+        clock="15s left",
+        footer="Bob to discard",
+        rotate=rotate,
+    )
+
+
+def sample_pictures() -> dict[str, Callable[[], bytes]]:
+    """Name -> a call producing that sample picture."""
+    return {
+        "tiles": lambda: render_tiles(_p("123m406p789s1234z5z"), highlight=3, gap_before_last=True),
+        "tiles_numbered": lambda: render_tiles(_p("1230m456p789s567z"), numbered=True),
+        "all_tiles": lambda: render_tiles(_p("123456789m0m123456789p0p123456789s0s1234567z12345678f")),
+        "hand": lambda: render_hand(
+            _p("2340m67p"),
+            [("pon", _p("777z"), 2), ("kakan", _p("5555p"), 1), ("ankan", _p("9999s"), -1)],
+            _p("8p")[0],
+            title="Your hand · East 2 · you are South",
+        ),
+        "result": lambda: render_result(
+            "Alice wins by ron from Bob — mangan",
+            _p("22345678m234p56s"),
+            [],
+            _p("7s")[0],
+            [
+                "Riichi\t1 han",
+                "Ippatsu\t1 han",
+                "Pinfu\t1 han",
+                "Dora 1\t1 han",
+                "Red five\t1 han",
+                "30 fu 5 han\tmangan 12,000",
+            ],
+            [("Alice", 13300), ("Bob", -12300), ("riichi sticks", -1000)],
+            dora=_p("1m"),
+            ura=_p("4z"),
+        ),
+        "result_melds": lambda: render_result(
+            "Bob wins by tsumo — 1 han 30 fu",
+            _p("456m78p"),
+            [("pon", _p("666z"), 0), ("chi", _p("324s"), 0)],
+            _p("9p")[0],
+            ["Dragon (green)\t1 han", "30 fu 1 han\t1,000 all"],
+            [("Bob", 3000), ("Alice", -1000), ("Carol", -1000), ("Dan", -1000)],
+        ),
+        "final": lambda: render_final(
+            [
+                ("Alice", 42100, 62.1),
+                ("Bob", 31000, 11.0),
+                ("Carol", 18300, -21.7),
+                ("Dan with a really long name indeed", 8600, -51.4),
+            ]
+        ),
+        "table4": lambda: render_table(sample_table(4)),
+        "table4_rotated": lambda: render_table(sample_table(4, rotate=True)),
+        "table3": lambda: render_table(sample_table(3)),
+        "table3_rotated": lambda: render_table(sample_table(3, rotate=True)),
+    }
+
+
+def write_samples(out_dir: str | Path) -> dict[str, tuple[int, float]]:
+    """Write every sample to ``out_dir/<name>.png``; returns name -> (bytes, ms per render, warm)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    warm_up()
+    stats: dict[str, tuple[int, float]] = {}
+    for name, make in sample_pictures().items():
+        data = make()
+        (out / f"{name}.png").write_bytes(data)
+        n = 10
+        t0 = time.perf_counter()
+        for _ in range(n):
+            make()
+        stats[name] = (len(data), (time.perf_counter() - t0) / n * 1000)
+    return stats

@@ -1,0 +1,259 @@
+"""Tile pictures drawn with Pillow, cached per (code, size, variant).
+
+Every face is drawn once on a 180×240 design canvas and scaled down with Lanczos, which gives
+smooth (anti-aliased) circles and text at the small sizes Discord previews show. A face is a white
+rounded tile with an amber border (thicker at the bottom for a little depth) and:
+
+* man / pin / sou: a big rank digit over a suit mark — a red "m" (or 萬 with a CJK font), a drawn
+  coin, drawn bamboo bars; digits are tinted per suit (black, blue, green);
+* red fives: digit and mark in red plus a red dot in the top-right corner;
+* winds: E S W N (東南西北 with a CJK font); dragons: a blue frame "Wh", green "Gr", red "Rd"
+  (白 發 中 with a CJK font);
+* flowers 1f..8f: the number in a flower colour over a drawn five-petal flower;
+* a face-down back; sideways (rotated 90°) and dimmed (called-away) variants.
+
+Images returned are shared cache entries: paste them, never draw on them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS_WITH_FLOWERS, RED, kind_of
+
+from .fonts import cjk_font, font
+
+__all__ = [
+    "BACK",
+    "FELT",
+    "tile_image",
+    "tile_size",
+    "warm_up",
+]
+
+RGB = tuple[int, int, int]
+
+# design canvas
+DW, DH = 180, 240
+# face area inside the border (bottom border thicker: the tile's depth)
+FX0, FY0, FX1, FY1 = 9, 9, DW - 10, DH - 22
+
+BACK = -1  # pseudo code for a face-down tile
+
+FELT = (22, 84, 58)
+BORDER = (214, 138, 40)
+BORDER_DARK = (150, 88, 18)
+FACE = (253, 251, 244)
+FACE_EDGE = (205, 196, 176)
+
+INK = (24, 24, 28)
+MAN_RED = (200, 30, 36)
+PIN_BLUE = (28, 72, 170)
+SOU_GREEN = (22, 120, 62)
+RED5 = (222, 26, 34)
+DRAGON_BLUE = (40, 96, 200)
+DRAGON_GREEN = (16, 140, 70)
+DRAGON_RED = (214, 28, 36)
+FLOWER_PINK = (200, 40, 120)
+FLOWER_PURPLE = (110, 50, 170)
+
+_SUIT_DIGIT = (INK, PIN_BLUE, SOU_GREEN)
+
+
+def tile_size(width: int) -> tuple[int, int]:
+    """(width, height) of an upright tile ``width`` pixels wide (3:4)."""
+    return width, round(width * 4 / 3)
+
+
+def _base() -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGBA", (DW, DH), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, DW - 1, DH - 1), radius=24, fill=BORDER_DARK)
+    d.rounded_rectangle((3, 3, DW - 4, DH - 8), radius=22, fill=BORDER)
+    return img, d
+
+
+def _face(d: ImageDraw.ImageDraw) -> None:
+    d.rounded_rectangle((FX0, FY0, FX1, FY1), radius=18, fill=FACE, outline=FACE_EDGE, width=2)
+
+
+def _centered_text(
+    d: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    text: str,
+    size: int,
+    fill: RGB,
+    style: str = "bold",
+) -> None:
+    """Draw ``text`` centred (by its ink box) in ``box``, shrinking the font until it fits."""
+    x0, y0, x1, y1 = box
+    f = font(size, style)
+    for _ in range(20):
+        left, t, r, b = d.textbbox((0, 0), text, font=f)
+        if r - left <= x1 - x0 and b - t <= y1 - y0:
+            break
+        size = int(size * 0.9)
+        f = font(size, style)
+    left, t, r, b = d.textbbox((0, 0), text, font=f)
+    x = x0 + (x1 - x0 - (r - left)) / 2 - left
+    y = y0 + (y1 - y0 - (b - t)) / 2 - t
+    d.text((x, y), text, font=f, fill=fill)
+
+
+def _cjk(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], ch: str, size: int, fill: RGB) -> bool:
+    f = cjk_font(size)
+    if f is None:
+        return False
+    x0, y0, x1, y1 = box
+    left, t, r, b = d.textbbox((0, 0), ch, font=f)
+    d.text((x0 + (x1 - x0 - (r - left)) / 2 - left, y0 + (y1 - y0 - (b - t)) / 2 - t), ch, font=f, fill=fill)
+    return True
+
+
+# --- suit marks (drawn in the lower part of the face) -------------------------------------------
+
+MARK_BOX = (FX0 + 12, 134, FX1 - 12, FY1 - 6)
+DIGIT_BOX = (FX0 + 6, FY0 + 6, FX1 - 6, 128)
+
+
+def _mark_man(d: ImageDraw.ImageDraw, red: bool) -> None:
+    colour = RED5 if red else MAN_RED
+    if not _cjk(d, MARK_BOX, "萬", 66, colour):
+        _centered_text(
+            d, (MARK_BOX[0] - 4, MARK_BOX[1] + 4, MARK_BOX[2] + 4, MARK_BOX[3] - 4), "m", 160, colour, "serif"
+        )
+
+
+def _mark_pin(d: ImageDraw.ImageDraw, red: bool) -> None:
+    cx = (MARK_BOX[0] + MARK_BOX[2]) / 2
+    cy = (MARK_BOX[1] + MARK_BOX[3]) / 2
+    r = 44
+    ring = RED5 if red else PIN_BLUE
+    inner = RED5 if red else MAN_RED
+    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ring)
+    r2 = r * 0.72
+    d.ellipse((cx - r2, cy - r2, cx + r2, cy + r2), fill=FACE)
+    r3 = r * 0.46
+    d.ellipse((cx - r3, cy - r3, cx + r3, cy + r3), fill=inner if not red else RED5)
+    r4 = r * 0.16
+    d.ellipse((cx - r4, cy - r4, cx + r4, cy + r4), fill=FACE)
+
+
+def _mark_sou(d: ImageDraw.ImageDraw, red: bool) -> None:
+    colour = RED5 if red else SOU_GREEN
+    x0, y0, x1, y1 = MARK_BOX
+    n = 3
+    bw = 16
+    span = (x1 - x0) - 24
+    step = (span - bw) / (n - 1)
+    for i in range(n):
+        bx = x0 + 12 + i * step
+        d.rounded_rectangle((bx, y0 + 2, bx + bw, y1 - 2), radius=7, fill=colour)
+        # bamboo nodes
+        for ny in (y0 + (y1 - y0) * 0.36, y0 + (y1 - y0) * 0.68):
+            d.rectangle((bx - 2, ny - 2, bx + bw + 2, ny + 3), fill=colour)
+            d.line((bx + 3, ny, bx + bw - 3, ny), fill=FACE, width=2)
+
+
+def _flower(d: ImageDraw.ImageDraw, colour: RGB) -> None:
+    import math
+
+    cx = (MARK_BOX[0] + MARK_BOX[2]) / 2
+    cy = (MARK_BOX[1] + MARK_BOX[3]) / 2
+    R = min(MARK_BOX[2] - MARK_BOX[0], MARK_BOX[3] - MARK_BOX[1]) / 2
+    pr = R * 0.42
+    for i in range(5):
+        a = -math.pi / 2 + i * 2 * math.pi / 5
+        px, py = cx + math.cos(a) * R * 0.55, cy + math.sin(a) * R * 0.55
+        d.ellipse((px - pr, py - pr, px + pr, py + pr), fill=colour)
+    c = R * 0.3
+    d.ellipse((cx - c, cy - c, cx + c, cy + c), fill=(246, 196, 40))
+
+
+# --- faces -------------------------------------------------------------------------------------
+
+
+def _draw_face(code: int) -> Image.Image:
+    img, d = _base()
+    if code == BACK:
+        d.rounded_rectangle((FX0, FY0, FX1, FY1), radius=18, fill=(232, 160, 62))
+        d.rounded_rectangle((FX0 + 14, FY0 + 14, FX1 - 14, FY1 - 14), radius=12, outline=BORDER_DARK, width=5)
+        cx, cy = (FX0 + FX1) / 2, (FY0 + FY1) / 2
+        s = 26
+        d.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=BORDER_DARK)
+        return img
+    _face(d)
+    red = bool(code & RED)
+    k = kind_of(code)
+    if k < HONOR_BASE:
+        suit, rank = divmod(k, 9)
+        digit_colour = RED5 if red else _SUIT_DIGIT[suit]
+        _centered_text(d, DIGIT_BOX, str(rank + 1), 128, digit_colour)
+        (_mark_man, _mark_pin, _mark_sou)[suit](d, red)
+        if red:
+            d.ellipse((FX1 - 34, FY0 + 10, FX1 - 12, FY0 + 32), fill=RED5)
+    elif k < FLOWER_BASE:
+        h = k - HONOR_BASE
+        box = (FX0 + 6, FY0 + 8, FX1 - 6, FY1 - 8)
+        if h < 4:
+            if not _cjk(d, box, "東南西北"[h], 130, INK):
+                _centered_text(d, box, "ESWN"[h], 150, INK)
+        elif h == 4:  # white dragon: a blue frame
+            d.rounded_rectangle(
+                (FX0 + 12, FY0 + 14, FX1 - 12, FY1 - 14), radius=12, outline=DRAGON_BLUE, width=10
+            )
+            if cjk_font(10) is None:
+                _centered_text(
+                    d, (FX0 + 26, FY0 + 30, FX1 - 26, FY1 - 30), "Wh", 96, DRAGON_BLUE, "condensed"
+                )
+        elif h == 5:
+            if not _cjk(d, box, "發", 130, DRAGON_GREEN):
+                _centered_text(d, box, "Gr", 96, DRAGON_GREEN, "condensed")
+        else:
+            if not _cjk(d, box, "中", 130, DRAGON_RED):
+                _centered_text(d, box, "Rd", 96, DRAGON_RED, "condensed")
+    else:
+        n = k - FLOWER_BASE + 1
+        colour = FLOWER_PINK if n <= 4 else FLOWER_PURPLE
+        _centered_text(d, DIGIT_BOX, str(n), 120, colour)
+        _flower(d, colour)
+    return img
+
+
+def _check(code: int) -> None:
+    if code != BACK and not (0 <= code & ~RED < NUM_KINDS_WITH_FLOWERS and code >= 0):
+        raise ValueError(f"not a tile code: {code!r}")
+
+
+@lru_cache(maxsize=512)
+def _design(code: int) -> Image.Image:
+    _check(code)
+    return _draw_face(code)
+
+
+def warm_up(widths: tuple[int, ...] = (54, 34, 28)) -> None:
+    """Draw every face at ``widths`` now (about 0.15 s) so the first pictures are fast."""
+    for w in widths:
+        for code in [*range(NUM_KINDS_WITH_FLOWERS), 4 | RED, 13 | RED, 22 | RED, BACK]:
+            tile_image(code, w)
+
+
+@lru_cache(maxsize=4096)
+def tile_image(code: int, width: int, *, sideways: bool = False, dim: bool = False) -> Image.Image:
+    """The RGBA picture of ``code`` (or :data:`BACK`) ``width`` px wide when upright.
+
+    ``sideways`` rotates it a quarter turn counter-clockwise (riichi discards, called tiles);
+    ``dim`` greys it out (a discard called away by another player).
+    """
+    w, h = tile_size(width)
+    img = _design(code).resize((w, h), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    if dim:
+        grey = Image.new("RGBA", img.size, (120, 120, 120, 255))
+        a = img.getchannel("A")
+        img = Image.blend(img, grey, 0.5)
+        img.putalpha(a)
+    if sideways:
+        img = img.transpose(Image.Transpose.ROTATE_90)
+    return img

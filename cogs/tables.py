@@ -1,0 +1,176 @@
+"""``/table`` commands: open, join, leave, add-ai, start, status, abandon, list, export, auto.
+
+Thin: each command parses its options, calls :class:`~bot.tables.TableService` and answers with a
+plain sentence (ephemeral for refusals). No rule logic here.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.presenter import status_text
+from bot.tables import PLAYABLE, Table, TableError
+
+if TYPE_CHECKING:
+    from bot.client import JantakuBot
+
+log = logging.getLogger(__name__)
+
+
+def _name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+class Tables(commands.GroupCog, group_name="table", group_description="Open, join and run mahjong tables"):
+    def __init__(self, bot: JantakuBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def service(self):  # type: ignore[no-untyped-def]
+        return self.bot.service
+
+    async def _pick(self, interaction: discord.Interaction, table: int | None, *, statuses: tuple[str, ...] = ("open", "playing")) -> Table:
+        """The table named, or the one in this channel (the caller's own first)."""
+        if table is not None:
+            return await self.service.get(table)
+        channel_id = interaction.channel_id or 0
+        rows = await self.service.repo.tables_with_status(*statuses, channel_id=channel_id)
+        if not rows:
+            raise TableError("there is no open table in this channel: start one with /table open")
+        mine = [r for r in rows if any(s.user_id == interaction.user.id for s in r.seats)]
+        row = (mine or rows)[-1]
+        return await self.service.get(row.id)
+
+    def _organiser(self, interaction: discord.Interaction) -> bool:
+        member = interaction.user
+        if isinstance(member, discord.Member):
+            if member.guild_permissions.manage_guild:
+                return True
+            return any(r.name == self.bot.settings.organiser_role for r in member.roles)
+        return False
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, TableError):
+            text = str(original)
+        else:
+            log.exception("command failed", exc_info=original)
+            text = "Something went wrong on my side; nothing was changed. Please try again."
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="open", description="Open a table in this channel")
+    @app_commands.describe(
+        ruleset="rules to play", mode="live (turn clock) or async (deadlines in hours)", length="hanchan or tonpuu",
+        turn_timer="seconds per turn in live mode", hours="hours per turn in async mode",
+    )
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        ruleset: str = "riichi",
+        mode: Literal["live", "async"] = "live",
+        length: Literal["hanchan", "tonpuu"] = "hanchan",
+        turn_timer: app_commands.Range[int, 5, 600] = 30,
+        hours: app_commands.Range[int, 1, 168] = 24,
+    ) -> None:
+        t = await self.service.open_table(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            opener_id=interaction.user.id,
+            opener_name=_name(interaction.user),
+            ruleset=ruleset,
+            mode=mode,
+            length=length,
+            turn_seconds=turn_timer,
+            async_hours=hours,
+        )
+        await interaction.response.send_message(
+            f"Table #{t.id} is open ({t.row.ruleset}, {length}, {mode}). Join with `/table join`, fill seats with "
+            f"`/table add-ai`, then `/table start`."
+        )
+
+    @open.autocomplete("ruleset")
+    async def _ruleset_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=r, value=r) for r in PLAYABLE if current.lower() in r]
+
+    @app_commands.command(name="join", description="Sit down at a table")
+    async def join(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await self._pick(interaction, table, statuses=("open",))
+        await self.service.join(t.id, interaction.user.id, _name(interaction.user))
+        await interaction.response.send_message(f"{_name(interaction.user)} sits down at table #{t.id} ({len(t.seats)} seated).")
+
+    @app_commands.command(name="leave", description="Leave a table that has not started")
+    async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await self._pick(interaction, table, statuses=("open",))
+        await self.service.leave(t.id, interaction.user.id)
+        await interaction.response.send_message(f"{_name(interaction.user)} left table #{t.id}.")
+
+    @app_commands.command(name="add-ai", description="Fill empty seats with AI players")
+    async def add_ai(self, interaction: discord.Interaction, seats: app_commands.Range[int, 1, 4] = 1, table: int | None = None) -> None:
+        t = await self._pick(interaction, table, statuses=("open",))
+        await self.service.add_ai(t.id, seats)
+        await interaction.response.send_message(f"Table #{t.id}: {', '.join(s.name for s in t.seats)}.")
+
+    @app_commands.command(name="start", description="Start the game")
+    async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await self._pick(interaction, table, statuses=("open",))
+        await interaction.response.send_message(f"Table #{t.id} starts! Seats are drawn at random; hands come by direct message.")
+        await self.service.start(t.id, interaction.user.id)
+
+    @app_commands.command(name="status", description="Show a table")
+    async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await self._pick(interaction, table, statuses=("open", "playing", "finished"))
+        await interaction.response.send_message(status_text(t), ephemeral=True)
+
+    @app_commands.command(name="abandon", description="Close a table (the opener or an organiser)")
+    async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await self._pick(interaction, table)
+        await self.service.abandon(t.id, interaction.user.id, organiser=self._organiser(interaction))
+        await interaction.response.send_message(f"Table #{t.id} was abandoned by {_name(interaction.user)}.")
+
+    @app_commands.command(name="list", description="Tables in this server")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        rows = await self.service.repo.tables_with_status("open", "playing")
+        rows = [r for r in rows if r.guild_id == interaction.guild_id]
+        if not rows:
+            await interaction.response.send_message("No tables are open. Start one with /table open.", ephemeral=True)
+            return
+        lines = [f"#{r.id} {r.ruleset} {r.mode} — {r.status} — {', '.join(s.name for s in r.seats)} in <#{r.channel_id}>" for r in rows]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="export", description="The game as tenhou.net/6 JSON and mjai")
+    async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        t = await self._pick(interaction, table, statuses=("playing", "finished"))
+        if t.game is None:
+            raise TableError("that table has not started")
+        from engine.logs.export import dumps_mjai, to_tenhou6
+
+        names = [s.name for s in t.seats]
+        t6 = json.dumps(to_tenhou6(t.game, names=names), ensure_ascii=False).encode()
+        mj = dumps_mjai(t.game, names=names).encode()
+        await interaction.response.send_message(
+            f"Table #{t.id}: open the .json in a tenhou.net/6 viewer.",
+            files=[discord.File(io.BytesIO(t6), f"table-{t.id}.json"), discord.File(io.BytesIO(mj), f"table-{t.id}.mjai.jsonl")],
+        )
+
+    @app_commands.command(name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile")
+    async def auto(
+        self, interaction: discord.Interaction, what: Literal["win", "pass", "tsumogiri"], on: bool, table: int | None = None
+    ) -> None:
+        t = await self._pick(interaction, table, statuses=("playing",))
+        await self.service.set_auto(t.id, interaction.user.id, what, on)
+        await interaction.response.send_message(f"Auto-{what} is now {'on' if on else 'off'} for you at table #{t.id}.", ephemeral=True)
+
+
+async def setup(bot: JantakuBot) -> None:
+    await bot.add_cog(Tables(bot))
