@@ -259,7 +259,7 @@ class Presenter:
         g = t.game
         assert g is not None
         st = g.seats[seat]
-        lines = [status_text(t)]
+        lines = [f"Your hand ({t.seats[seat].name}, {WINDS[g.seat_wind(seat)]})", status_text(t)]
         if seat in g.to_act():
             if g.phase is Phase.TURN:
                 lines.append("**Your turn.** Pick a tile to discard or an action.")

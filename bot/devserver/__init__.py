@@ -4,7 +4,18 @@ See ``server.py`` for the driver API and ``/work/shared/notes/local-discord-serv
 """
 
 from .server import ApiError, DiscordServer, point_discord_py_at
-from .state import Attachment, Channel, Command, Guild, InteractionRecord, Message, MessageVersion, Role, User
+from .state import (
+    Attachment,
+    Channel,
+    Command,
+    Guild,
+    InteractionFailed,
+    InteractionRecord,
+    Message,
+    MessageVersion,
+    Role,
+    User,
+)
 
 __all__ = [
     "ApiError",
@@ -13,6 +24,7 @@ __all__ = [
     "Command",
     "DiscordServer",
     "Guild",
+    "InteractionFailed",
     "InteractionRecord",
     "Message",
     "MessageVersion",

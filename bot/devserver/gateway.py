@@ -38,6 +38,7 @@ class Connection:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.session: Session | None = None
+        self.closed_by_server = False
 
     async def send_raw(self, text: str) -> None:
         if self.ws.closed:
@@ -105,8 +106,9 @@ class Gateway:
             session = conn.session
             if session is not None and session.conn is conn:
                 session.conn = None
-                if ws.close_code in (1000, 1001):
-                    # a clean close ends the session, as on Discord; anything else may RESUME
+                if ws.close_code in (1000, 1001) and not conn.closed_by_server:
+                    # the client closing cleanly ends the session, as on Discord; anything else may RESUME
+                    # (aiohttp reports 1000 after a close the server started, whatever code it sent)
                     self.sessions.pop(session.id, None)
                     session.ready = False
             self.server._notify()
@@ -191,7 +193,7 @@ class Gateway:
             return
         gids = d.get("guild_id")
         for gid in gids if isinstance(gids, list) else [gids]:
-            guild = st.guilds.get(int(gid))
+            guild = st.guilds.get(int(gid)) if gid is not None else None
             if guild is None:
                 continue
             query = (d.get("query") or "").lower()
@@ -242,6 +244,7 @@ class Gateway:
 
     async def drop(self, code: int = 4000) -> None:
         for conn in list(self.connections):
+            conn.closed_by_server = True
             await conn.ws.close(code=code, message=b"devserver: connection dropped")
 
     async def invalidate(self, resumable: bool = False) -> None:

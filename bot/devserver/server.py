@@ -26,7 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import yarl
 from aiohttp import BodyPartReader, web
@@ -174,10 +174,14 @@ class DiscordServer:
         self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
         self.unhandled: list[tuple[str, str]] = []  # (method, path) of requests no route matched
         self.errors: list[str] = []  # exceptions inside the fake itself
+        # every request answered with a Discord error: (method, path, status, code, message, errors)
+        self.refused: list[tuple[str, str, int, int, str, JSON | None]] = []
         self.requests: deque[RequestLog] = deque(maxlen=20000)
         self.request_count = 0
         self._injections: list[Injection] = []
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: list[tuple[Callable[[], Any], asyncio.Future[Any]]] = []
+        self._poller: asyncio.Task[None] | None = None
+        self.poll_interval = 0.02
         self._runner: web.AppRunner | None = None
         self._restore: Callable[[], None] | None = None
         self._interactions_by_message: dict[int, list[InteractionRecord]] = {}
@@ -232,9 +236,13 @@ class DiscordServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-        for fut in self._waiters:
+        for _, fut in self._waiters:
             if not fut.done():
                 fut.cancel()
+        self._waiters = []
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
 
     def configure_client(self) -> Callable[[], None]:
         """Point discord.py at this server (see ``point_discord_py_at``); undone by ``stop()``."""
@@ -311,29 +319,46 @@ class DiscordServer:
     # waiting
 
     def _notify(self) -> None:
+        """Re-check every waiter's predicate now; wake only those that hold."""
+        if not self._waiters:
+            return
         waiters, self._waiters = self._waiters, []
-        for fut in waiters:
-            if not fut.done():
-                fut.set_result(None)
-
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "condition") -> T:
-        """Wait until ``predicate()`` (no arguments, checked after every state change) is truthy."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise TimeoutError(f"devserver: timed out after {timeout}s waiting for {what}")
-            fut: asyncio.Future[None] = loop.create_future()
-            self._waiters.append(fut)
+        for predicate, fut in waiters:
+            if fut.done():
+                continue
             try:
-                await asyncio.wait([fut], timeout=remaining)
-            finally:
-                if not fut.done():
-                    fut.cancel()
+                value = predicate()
+            except Exception as exc:
+                fut.set_exception(exc)
+                continue
+            if value:
+                fut.set_result(value)
+            else:
+                self._waiters.append((predicate, fut))
+
+    async def _poll_waiters(self) -> None:
+        while self._waiters:
+            await asyncio.sleep(self.poll_interval)
+            self._notify()
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str = "condition") -> T:
+        """Wait until ``predicate()`` (no arguments) is truthy and return its value.
+
+        Checked after every change to the server's state, and every ``poll_interval`` seconds for
+        predicates that look at something else (the bot's own objects, say).
+        """
+        value = predicate()
+        if value:
+            return value
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._waiters.append((predicate, fut))
+        if self._poller is None or self._poller.done():
+            self._poller = loop.create_task(self._poll_waiters())
+        try:
+            return cast(T, await asyncio.wait_for(fut, timeout))
+        except TimeoutError:
+            raise TimeoutError(f"devserver: timed out after {timeout}s waiting for {what}") from None
 
     async def wait_until_ready(self, timeout: float = 5.0) -> None:
         """Wait until a client has identified and received READY + GUILD_CREATEs."""
@@ -952,6 +977,12 @@ class DiscordServer:
             try:
                 response = await handler(request)
             except ApiError as exc:
+                self.refused.append((request.method, api_path, exc.status, exc.code, exc.message, exc.errors))
+                token = request.match_info.get("token")
+                rec = self.state.interactions_by_token.get(token) if token else None
+                if rec is not None and exc.code not in (10062, 40060):  # those two are recorded already
+                    rec.errors.append(f"{request.method} {api_path.split('/')[-1] or api_path} refused: {exc.code} {exc.message} {exc.errors or ''}".rstrip())
+                    self._notify()
                 response = exc.response()
             except web.HTTPException:
                 raise

@@ -375,6 +375,10 @@ class Command:
         return int(self.data.get("type", 1))
 
 
+class InteractionFailed(Exception):
+    """The user would have seen "This interaction failed": the bot's callback was refused."""
+
+
 class InteractionRecord:
     """One interaction a test started, and everything the bot did with it.
 
@@ -475,8 +479,15 @@ class InteractionRecord:
         return self._acted_after_callback > 0  # type 6 (or 8): something happened after the ack
 
     async def reply(self, timeout: float = 5.0) -> Message | None:
-        """Wait until the user sees a result and return the response message (None for a modal)."""
-        await self._server.wait_for(self._visible, timeout=timeout, what=f"visible reply for {self!r}")
+        """Wait until the user sees a result and return the response message (None for a modal).
+
+        Raises ``InteractionFailed`` if the server refused the bot's callback (too late, twice).
+        """
+        await self._server.wait_for(
+            lambda: self._visible() or self.errors, timeout=timeout, what=f"visible reply for {self!r}"
+        )
+        if self.errors and not self._visible():
+            raise InteractionFailed(f"{self!r}: {'; '.join(self.errors)}")
         if self.callback_type == 9:
             return None
         if self.callback_type == 6 and self.followup_ids and not self.edited_ids:

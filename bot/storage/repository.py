@@ -8,6 +8,7 @@ log line naming its id, so one hand-edited row never takes the bot down.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -81,6 +82,8 @@ class Repository:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
+        # one connection is shared by every coroutine: transactions on it must take turns
+        self._tx_lock = asyncio.Lock()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -106,15 +109,16 @@ class Repository:
 
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
-        else:
-            await db.execute("COMMIT")
+        async with self._tx_lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            else:
+                await db.execute("COMMIT")
 
     # ---------------------------------------------------------------- migrations
 

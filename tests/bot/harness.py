@@ -1,0 +1,72 @@
+"""Runs the real Jantaku bot against the local Discord-protocol server, for end-to-end tests."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.client import JantakuBot
+from bot.config import Settings
+from bot.devserver import DiscordServer, User
+
+
+@dataclass
+class Club:
+    server: DiscordServer
+    bot: JantakuBot
+    guild_id: int
+    channel_id: int
+    users: dict[str, User]
+    db: Path
+
+    async def slash(self, who: str, name: str, options: dict[str, Any] | None = None) -> Any:
+        rec = await self.server.slash(self.users[who].id, self.guild_id, self.channel_id, name, options or {})
+        await rec.reply()
+        return rec
+
+    def replies(self, rec: Any) -> list[str]:
+        return [m.content for m in self.server.visible_to(rec.user_id) if m.interaction_id == rec.id]
+
+    def live_buttons(self, who: str, table: int = 1) -> tuple[int, list[str]]:
+        """The newest DM of ``who`` with buttons for the table's current decision."""
+        t = self.bot.service.tables.get(table)
+        assert t is not None
+        prefix = f"mj:{table}:{t.decision_serial()}:"
+        for m in reversed(self.server.dms(self.users[who].id)):
+            ids = [c.get("custom_id", "") for row in m.components for c in row.get("components", [])]
+            live = [c for c in ids if c.startswith(prefix)]
+            if live:
+                return m.id, live
+        return 0, []
+
+
+@asynccontextmanager
+async def club(tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", "dave", "erin"), closed_dms: tuple[str, ...] = ()) -> AsyncIterator[Club]:
+    server = DiscordServer()
+    await server.start()
+    restore = server.configure_client()
+    guild = server.add_guild("Test club", channels=("mahjong",))
+    users = {n: server.add_user(n, guilds=[guild.id], dms_open=n not in closed_dms) for n in names}
+    db = tmp / "jantaku.sqlite3"
+    settings = Settings(
+        token="test-token", dev_guild_id=guild.id, sync_global=False, database=db, organiser_role="Organiser", log_level="WARNING", ai_delay=0.0
+    )
+    bot = JantakuBot(settings)
+    runner = asyncio.create_task(bot.start(settings.token))
+    try:
+        await server.wait_until_ready(10)
+        await server.wait_for_commands(["table"], guild.id, timeout=10)
+        yield Club(server, bot, guild.id, guild.channel_ids[0], users, db)
+    finally:
+        await bot.close()
+        runner.cancel()
+        try:
+            await runner
+        except (asyncio.CancelledError, Exception):
+            pass
+        restore()
+        await server.stop()

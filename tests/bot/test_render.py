@@ -1,0 +1,207 @@
+"""bot.render: every picture is a real PNG of sane size, tiles are told apart, tables draw, speed."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from itertools import combinations
+
+import pytest
+from PIL import Image
+
+from bot.render import (
+    BACK,
+    SeatView,
+    TableView,
+    render_final,
+    render_hand,
+    render_result,
+    render_table,
+    render_tiles,
+    tile_image,
+    warm_up,
+)
+from bot.render.samples import sample_pictures, sample_table, write_samples
+from engine.tiles import RED, parse_tiles
+
+MAX_BYTES = 300 * 1024
+ALL_CODES = [*range(42), 4 | RED, 13 | RED, 22 | RED, BACK]
+
+
+def _open(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert img.format == "PNG"
+    return img
+
+
+def _sane(data: bytes, *, min_w: int = 40, min_h: int = 40, max_side: int = 3000) -> Image.Image:
+    img = _open(data)
+    w, h = img.size
+    assert min_w <= w <= max_side and min_h <= h <= max_side, img.size
+    assert len(data) < MAX_BYTES
+    return img
+
+
+def _same(a: Image.Image, b: Image.Image) -> bool:
+    return a.size == b.size and a.convert("RGBA").tobytes() == b.convert("RGBA").tobytes()
+
+
+# --- tiles ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [54, 34, 28])
+def test_every_tile_face_is_distinct(width: int) -> None:
+    faces = {c: tile_image(c, width) for c in ALL_CODES}
+    for a, b in combinations(ALL_CODES, 2):
+        assert not _same(faces[a], faces[b]), (a, b)
+
+
+def test_key_tiles_differ_in_a_strip() -> None:
+    one_m, two_m, one_p, five_m, red_five_m = parse_tiles("12m1p50m")
+    strips = {c: _open(render_tiles([c])).convert("RGB") for c in (one_m, two_m, one_p, five_m, red_five_m)}
+    for a, b in combinations(strips, 2):
+        assert not _same(strips[a], strips[b]), (a, b)
+
+    # a red five really is red: more strongly red pixels than the plain five
+    def reds(img: Image.Image) -> int:
+        px = img.tobytes()
+        return sum(1 for i in range(0, len(px), 3) if px[i] > 180 and px[i + 1] < 80 and px[i + 2] < 80)
+
+    assert reds(strips[red_five_m]) > reds(strips[five_m])
+
+
+def test_tile_sizes_and_sideways() -> None:
+    up = tile_image(0, 30)
+    side = tile_image(0, 30, sideways=True)
+    assert up.size == (30, 40)
+    assert side.size == (40, 30)
+    assert not _same(tile_image(0, 30, dim=True), up)
+    assert tile_image(0, 30) is up  # cached
+
+
+@pytest.mark.parametrize("bad", [42, -2, 50 | RED, 1000])
+def test_bad_codes_are_refused(bad: int) -> None:
+    with pytest.raises(ValueError):
+        tile_image(bad, 30)
+
+
+# --- hand pictures ------------------------------------------------------------------------------------
+
+
+def test_render_tiles() -> None:
+    hand = parse_tiles("123m406p789s1234z5z")
+    plain = _sane(render_tiles(hand))
+    gap = _sane(render_tiles(hand, gap_before_last=True))
+    assert gap.width > plain.width
+    hi = _sane(render_tiles(hand, highlight=3))
+    assert not _same(hi.convert("RGB"), plain.convert("RGB"))
+    numbered = _sane(render_tiles(hand, numbered=True))
+    assert numbered.height > plain.height
+    _open(render_tiles([]))  # an empty strip still is a picture
+
+
+def test_render_hand() -> None:
+    melds = [
+        ("pon", parse_tiles("777z"), 2),
+        ("kakan", parse_tiles("5555p"), 1),
+        ("ankan", parse_tiles("9999s"), -1),
+    ]
+    img = _sane(render_hand(parse_tiles("2340m67p"), melds, parse_tiles("8p")[0], title="Your hand"))
+    assert img.width > img.height
+    _sane(render_hand(parse_tiles("1112345678999m"), [], None))
+    _sane(render_hand(parse_tiles("11m"), [("chi", parse_tiles("213s"), 0)] * 4, parse_tiles("1m")[0]))
+
+
+def test_render_result_and_final() -> None:
+    img = _sane(
+        render_result(
+            "Alice wins",
+            parse_tiles("22345678m234p56s"),
+            [],
+            parse_tiles("7s")[0],
+            ["Riichi\t1 han", "Pinfu\t1 han", "30 fu 2 han\t2,000"],
+            [("Alice", 2000), ("Bob", -2000)],
+        ),
+        min_w=300,
+    )
+    assert img.height > 100
+    _sane(render_result("Draw", parse_tiles("123m"), [("pon", parse_tiles("111z"), 0)], 0, [], []))
+    _sane(
+        render_final([("A", 40000, 50.0), ("B", 30000, 10.0), ("C", 20000, -20.0), ("D", 10000, -40.0)]),
+        min_w=300,
+    )
+    _sane(render_final([("A", 45000, 45.0), ("B", 35000, 0.0), ("C", 25000, -45.0)]))
+
+
+# --- the table ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [4, 3])
+@pytest.mark.parametrize("rotate", [False, True])
+def test_render_table(players: int, rotate: bool) -> None:
+    data = render_table(sample_table(players, rotate=rotate))
+    img = _sane(data, min_w=400, min_h=400, max_side=1400)
+    w, h = img.size
+    assert 0.6 < w / h < 1.6, img.size  # square-ish
+    assert len(data) < 150 * 1024
+
+
+def test_table_shows_what_changes() -> None:
+    base = sample_table(4)
+    a = _open(render_table(base)).convert("RGB")
+    base.seats[0].discards = [*base.seats[0].discards, parse_tiles("5z")[0]]
+    b = _open(render_table(base)).convert("RGB")
+    assert not _same(a, b)
+    base.turn = 2
+    c = _open(render_table(base)).convert("RGB")
+    assert not _same(b, c)
+
+
+def test_table_edge_cases() -> None:
+    empty = TableView("t", "East 1", [SeatView(f"P{i}", "ESWN"[i], 25000) for i in range(4)])
+    _sane(render_table(empty), min_w=400, min_h=400)
+    long_river = sample_table(4)
+    long_river.seats[3].discards = parse_tiles("123456789m123456789p123456789s1234567z")  # 34 tiles, 6 rows
+    long_river.seats[3].sideways = {0, 1}
+    many_melds = [("kakan", parse_tiles("1111m"), 0), ("minkan", parse_tiles("2222p"), 2)] * 2
+    long_river.seats[1].melds = many_melds
+    long_river.seats[2].melds = many_melds
+    _sane(render_table(long_river), min_w=400, min_h=400)
+    long_river.rotate = True
+    _sane(render_table(long_river), min_w=400, min_h=400)
+    with pytest.raises(ValueError):
+        render_table(TableView("t", "r", [SeatView("a", "E", 0)] * 2))
+
+
+# --- speed and samples ----------------------------------------------------------------------------------
+
+
+def test_speed(capsys: pytest.CaptureFixture[str]) -> None:
+    warm_up()
+    view = sample_table(4)
+    render_table(view)
+    runs = 10
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        render_table(view)
+    table_ms = (time.perf_counter() - t0) / runs * 1000
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        render_tiles(parse_tiles("123m406p789s1234z5z"), gap_before_last=True)
+    tiles_ms = (time.perf_counter() - t0) / runs * 1000
+    with capsys.disabled():
+        print(f"\n[render] table picture {table_ms:.1f} ms, hand strip {tiles_ms:.1f} ms (warm)")
+    assert table_ms < 250  # target < 50 ms on an idle machine; loose here for busy CI runners
+
+
+def test_samples(tmp_path: object) -> None:
+    out = os.environ.get("JANTAKU_RENDER_SAMPLES") or str(tmp_path)
+    stats = write_samples(out)
+    assert set(stats) == set(sample_pictures())
+    for name, (size, _ms) in stats.items():
+        with open(os.path.join(out, f"{name}.png"), "rb") as f:
+            _sane(f.read(), min_w=40, min_h=40)
+        assert size < MAX_BYTES, name

@@ -1,0 +1,77 @@
+"""End to end: users play through slash commands and buttons over real sockets (issue: the bot)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.storage.repository import Repository
+from engine.rules import find_ruleset
+from engine.table.actions import Action
+from engine.table.game import Game
+from tests.bot.harness import Club, club
+
+
+async def _play_out(c: Club, humans: list[str], limit: int = 5000) -> None:
+    for _ in range(limit):
+        t = c.bot.service.tables.get(1)
+        if t is None or t.game is None:
+            await asyncio.sleep(0.01)
+            continue
+        if t.game.over:
+            return
+        moved = False
+        for who in humans:
+            mid, live = c.live_buttons(who)
+            if live:
+                rec = await c.server.click(c.users[who].id, mid, live[0])
+                await rec.response()
+                moved = True
+                break
+        if not moved:
+            await asyncio.sleep(0.01)
+    raise AssertionError("the game did not finish")
+
+
+def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.slash("alice", "table open", {"length": "tonpuu"})
+            await c.slash("bob", "table join", {})
+            await c.slash("alice", "table add-ai", {"seats": 2})
+            await c.slash("alice", "table start", {})
+            await _play_out(c, ["alice", "bob"])
+            await c.server.wait_for(lambda: any("final standings" in m.content for m in c.server.messages(c.channel_id)), timeout=20)
+            t = c.bot.service.tables[1]
+            g = t.game
+            assert g is not None and g.over
+            # each human's hand went only to that human: hand pictures never in the channel, and
+            # every DM with a hand names its owner's seat
+            for m in c.server.messages(c.channel_id):
+                assert all(a.filename != "hand.png" for a in m.attachments), m.content
+            for who in ("alice", "bob"):
+                seat = t.seat_of(c.users[who].id)
+                dms = [m for m in c.server.dms(c.users[who].id) if any(a.filename == "hand.png" for a in m.attachments)]
+                assert dms, who
+                for m in dms:
+                    assert f"Your hand ({who}," in m.content
+                other = "bob" if who == "alice" else "alice"
+                assert all(f"({other}," not in m.content for m in c.server.visible_to(c.users[who].id))
+                assert seat is not None
+            # the final scores equal a replay of the stored action log
+            repo = Repository(c.db)
+            await repo.open()
+            stored = [a for _, a in await repo.actions(1)]
+            row = await repo.get_table(1)
+            await repo.close()
+            assert row is not None and row.status == "finished"
+            rs = find_ruleset(row.ruleset).with_options(**row.options)
+            replay = Game(rs, row.seed)
+            for text in stored:
+                replay.play(Action.parse(text))
+            assert replay.over and replay.final_scores == g.final_scores
+            final = next(m for m in c.server.messages(c.channel_id) if "final standings" in m.content)
+            for s in range(4):
+                assert f"{t.seats[s].name}: {g.final_scores[s]}" in final.content
+
+    asyncio.run(main())
