@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 import tempfile
@@ -25,6 +26,15 @@ def _logging(level: str) -> None:
 
 async def _run(settings: Settings) -> int:
     from bot.client import JantakuBot
+
+    if settings.api_base and settings.gateway:
+        # the network edge only: talk to a local Discord-protocol server (tests, demos)
+        import discord.gateway
+        import discord.http
+        import yarl
+
+        discord.http.Route.BASE = settings.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway)
 
     async with JantakuBot(settings) as bot:
         await bot.start(settings.token)
@@ -141,10 +151,8 @@ async def demo(*, humans: int = 0, seed: str | None = None, quiet: bool = False,
     finally:
         await bot.close()
         runner.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError, Exception):
             await runner
-        except (asyncio.CancelledError, Exception):
-            pass
         restore()
         await server.stop()
         tmp.cleanup()

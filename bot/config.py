@@ -22,6 +22,8 @@ class Settings:
     organiser_role: str
     log_level: str
     ai_delay: float
+    api_base: str = ""  # testing only: a local Discord-protocol server's REST base URL
+    gateway: str = ""  # testing only: its gateway websocket URL
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -43,4 +45,6 @@ class Settings:
             organiser_role=os.environ.get("ORGANISER_ROLE", "Organiser").strip() or "Organiser",
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             ai_delay=ai_delay,
+            api_base=os.environ.get("JANTAKU_DISCORD_API", "").strip(),
+            gateway=os.environ.get("JANTAKU_DISCORD_GATEWAY", "").strip(),
         )

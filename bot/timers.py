@@ -8,6 +8,7 @@ Async tables get one DM reminder halfway through the deadline.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -36,10 +37,8 @@ class TimerDispatcher:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
             self._task = None
 
     async def _run(self) -> None:
@@ -52,10 +51,8 @@ class TimerDispatcher:
                 continue
             wait = self._next_event(timer, now)
             if wait > 0:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=min(wait, 3600))
-                except TimeoutError:
-                    pass
                 continue
             await self._fire(timer, now)
 

@@ -1822,11 +1822,10 @@ class DiscordServer:
 
     async def _cdn(self, request: web.Request) -> web.Response:
         aid = _int(request.match_info["attachment_id"], 0, "404: Not Found")
-        for msg in self.state.messages_by_id.values():
-            for att in msg.attachments:
-                if att.id == aid:
-                    return web.Response(body=att.data, headers={"Content-Type": att.content_type or "application/octet-stream"})
-        return json_response({"message": "404: Not Found", "code": 0}, status=404)
+        att = self.state.attachments.get(aid)
+        if att is None:
+            return json_response({"message": "404: Not Found", "code": 0}, status=404)
+        return web.Response(body=att.data, headers={"Content-Type": att.content_type or "application/octet-stream"})
 
 
 # ---------------------------------------------------------------------------------------------------------

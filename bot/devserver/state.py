@@ -524,6 +524,7 @@ class State:
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self.attachments: dict[int, Attachment] = {}
         self.cdn_base = ""  # set by the server once it knows its port
 
         self.owner = self.add_user("owner")
@@ -835,8 +836,10 @@ class State:
                 ch.message_count += 1
 
     def attach_url(self, channel_id: int, att: Attachment) -> None:
+        """Give an attachment its CDN URL and make it downloadable."""
         if not att.url:
             att.url = f"{self.cdn_base}/attachments/{channel_id}/{att.id}/{att.filename}"
+        self.attachments[att.id] = att
 
     # --- queries -------------------------------------------------------------------------------------
     def can_see_channel(self, user_id: int, ch: Channel) -> bool:

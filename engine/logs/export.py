@@ -19,6 +19,13 @@ usual converters write: a 4th seat with an empty name, score 0 and empty lists; 
 in the discard list; call letters placed by the seat offset counted on a 4-seat table (as in
 Tenhou's mjlog); ``rule.disp`` starting with 三; kita dora counted inside ``ドラ``. The project's own
 tenhou6 and mjai importers read 4-player logs only.
+
+Limits of the formats: ``rule.disp`` names Tenhou rooms (and Mahjong Soul, written 雀魂), so a game
+under another preset (majiang, mleague, riichi) reads back as Tenhou rules; mjai has no rule fields.
+A discard is written as tsumogiri (60 / ``tsumogiri: true``) whenever its code equals the drawn
+tile's, because the engine then discards the drawn tile. tenhou6 has no "pass", so a seat that
+passes a call and makes the same call on the same tile from the same player before drawing again
+is read as calling the first discard: :func:`tenhou6_ambiguities` lists such places.
 """
 
 from __future__ import annotations
@@ -48,7 +55,15 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, HandResult, Phase
 from engine.tiles import RED
 
-__all__ = ["dumps_mjai", "mjai_tile", "record_game", "tenhou6_tile", "to_mjai", "to_tenhou6"]
+__all__ = [
+    "dumps_mjai",
+    "mjai_tile",
+    "record_game",
+    "tenhou6_ambiguities",
+    "tenhou6_tile",
+    "to_mjai",
+    "to_tenhou6",
+]
 
 A = ActionType
 
@@ -218,7 +233,7 @@ class _Recorder:
 
 
 def _tile_order(c: int) -> tuple[int, int]:
-    return (c & ~RED, 0 if c & RED else 1)  # Tenhou's order: the red five is the lowest copy
+    return (c & ~RED, c & RED)  # by kind, a red five after the plain ones (as tenhou.net/6 lists hands)
 
 
 def _same_outcome(a: Game, b: Game) -> bool:
@@ -291,7 +306,10 @@ def record_game(
         ks = [k0] + [k for k in range(_MAX_START_STICKS) if k != k0]
         candidates = [(s0, (rw, hn, hb, k)) for k in ks]
     for sc, st in candidates:
-        rec, fresh = _replayed(game, sc, st)
+        try:
+            rec, fresh = _replayed(game, sc, st)
+        except (ValueError, IndexError):  # a wrong guess can end the game early (tobi)
+            continue
         if _same_outcome(fresh, game):
             break
     else:
@@ -346,7 +364,7 @@ _TENHOU_YAKU = {
     "kita": "ドラ",  # Tenhou sanma counts each kita inside ドラ
 }
 # the order the yaku are listed in (Tenhou-like: situational first, dora last)
-_YAKU_ORDER = [
+_YAKU_ORDER = [  # Tenhou's order (consistent with every yaku list in the Tenhou XML logs here)
     "riichi",
     "double_riichi",
     "ippatsu",
@@ -356,33 +374,31 @@ _YAKU_ORDER = [
     "houtei",
     "menzen_tsumo",
     "pinfu",
-    "tanyao",
     "iipeikou",
     "ryanpeikou",
     "chiitoitsu",
     "sanshoku",
     "ittsu",
-    "chanta",
     "junchan",
     "shousangen",
     "sankantsu",
-    "toitoi",
     "sanankou",
+    "toitoi",
+    "tanyao",
     "sanshoku_doukou",
-    "honroutou",
     "round_wind",
     "seat_wind",
     "haku",
     "hatsu",
     "chun",
+    "chanta",
+    "honroutou",
     "honitsu",
     "chinitsu",
     "tenhou",
     "chiihou",
     "daisangen",
-    "suuankou",
     "suuankou_tanki",
-    "tsuuiisou",
     "ryuuiisou",
     "chinroutou",
     "chuuren",
@@ -391,6 +407,8 @@ _YAKU_ORDER = [
     "kokushi_13",
     "daisuushii",
     "shousuushii",
+    "suuankou",
+    "tsuuiisou",
     "suukantsu",
 ]
 _DORA_IDS = ("dora", "aka_dora", "ura_dora")
@@ -549,6 +567,49 @@ def _kind_of_call(text: str) -> int:
     if num >= 41:
         return 27 + num - 41
     return (num // 10 - 1) * 9 + num % 10 - 1
+
+
+def tenhou6_ambiguities(record: GameRecord) -> list[str]:
+    """Places where a tenhou.net/6 log cannot say what happened: a seat passed a pon (or chi, or
+    daiminkan) and later made the same call on the same tile from the same player without
+    drawing in between, so its next draw-list entry already matches the earlier discard. The
+    format has no "pass": a reader (ours, and Tenhou's viewer) gives the call to the earlier
+    discard. mjai has no such gap. Empty for almost every game."""
+    out: list[str] = []
+    for hi, hand in enumerate(record.hands):
+        n = len(hand.scores)
+        queue: list[list[Call | None]] = [[] for _ in range(n)]  # each seat's draw-list entries
+        for e in hand.events:
+            if isinstance(e, Draw):
+                queue[e.seat].append(None)
+            elif isinstance(e, Call) and e.from_seat is not None:
+                queue[e.seat].append(e)
+        pos = [0] * n
+        events = hand.events
+        for i, e in enumerate(events):
+            if isinstance(e, Draw | Call) and (isinstance(e, Draw) or e.from_seat is not None):
+                pos[e.seat] += 1
+            if not isinstance(e, Discard):
+                continue
+            nxt = next((x for x in events[i + 1 :] if not isinstance(x, RiichiAccepted | NewDora)), None)
+            if isinstance(nxt, Win):
+                continue
+            called = nxt.seat if isinstance(nxt, Call) and nxt.from_seat == e.seat else None
+            found: list[tuple[bool, int]] = []
+            for off in range(1, 4):
+                s = (e.seat + off) % 4
+                if s >= n or pos[s] >= len(queue[s]):
+                    continue
+                c = queue[s][pos[s]]
+                if c is not None and c.from_seat == e.seat and c.tile == e.tile:
+                    found.append((c.kind is CallKind.CHI, s))
+            chosen = sorted(found, key=lambda f: f[0])[0][1] if found else None
+            if chosen != called:
+                who = f"seat {chosen}'s call" if chosen is not None else "no call"
+                out.append(
+                    f"hand {hi + 1}, event {i}: a reader gives {who} to seat {e.seat}'s discard (actual caller: {called})"
+                )
+    return out
 
 
 def _rule_disp(rs: Ruleset) -> str:

@@ -12,8 +12,18 @@ from typing import TYPE_CHECKING
 
 from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
 from engine.notation import HandSpec, MeldType
+from engine.scoring.fastpath import SUPPORTED as FAST_PATH_SUPPORTED
+from engine.scoring.fastpath import score_fast
 from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, base_points, settle
-from engine.scoring.yaku import DOUBLE_FORMS, SUPERSEDED, HandFacts, HandView, Yaku
+from engine.scoring.yaku import (
+    DOUBLE_FORMS,
+    RIICHI_YAKU,
+    RIICHI_YAKUMAN,
+    SUPERSEDED,
+    HandFacts,
+    HandView,
+    Yaku,
+)
 from engine.tiles import NORTH, RED, YAOCHU, dora_of
 
 if TYPE_CHECKING:
@@ -215,6 +225,41 @@ def count_dora(spec: HandSpec, ruleset: Ruleset) -> tuple[int, int, int, int]:
 
 
 def evaluate(spec: HandSpec, ruleset: Ruleset) -> ScoreResult:
+    """The value of the hand under the ruleset: the fast path when the ruleset uses exactly the
+    standard yaku tuples (:mod:`engine.scoring.fastpath`), the generic per-object path otherwise
+    or whenever the fast path declines (an invalid hand, an unusual way of writing it)."""
+    if ruleset.yaku is RIICHI_YAKU and ruleset.yakuman is RIICHI_YAKUMAN and _fast_shape(ruleset):
+        res = score_fast(spec, ruleset)
+        if res is not None:
+            return res
+    return evaluate_generic(spec, ruleset)
+
+
+# Ruleset class -> may it take the fast path? The fast path skips the ruleset's agari hook, so a
+# subclass that overrides ``shanten_calculator`` keeps the generic path.
+_FAST_CLASSES: dict[type, bool] = {}
+
+
+def _fast_shape(ruleset: Ruleset) -> bool:
+    """The standard tile set and hand shape, which the fast path's tables are built for."""
+    cls = type(ruleset)
+    ok = _FAST_CLASSES.get(cls)
+    if ok is None:
+        from engine.rules.base import Ruleset as _Base
+
+        ok = _FAST_CLASSES[cls] = FAST_PATH_SUPPORTED and cls.shanten_calculator is _Base.shanten_calculator
+    return (
+        ok
+        and ruleset.copies == 4
+        and ruleset.hand_size == 13
+        and ruleset.max_sets == 4
+        and not ruleset.wildcards
+        and not ruleset.flowers
+    )
+
+
+def evaluate_generic(spec: HandSpec, ruleset: Ruleset) -> ScoreResult:
+    """The reference path: every reading as a :class:`HandView`, every yaku object asked."""
     counts, spec = check_tiles(spec, ruleset)
     calc = ruleset.shanten_calculator()
     agari = calc.is_agari(counts)
@@ -325,4 +370,4 @@ def best_of(views: list[HandView], spec: HandSpec, ruleset: Ruleset) -> ScoreRes
     return best[1]
 
 
-__all__ = ["HandError", "Yaku", "evaluate", "fu_of"]
+__all__ = ["HandError", "Yaku", "evaluate", "evaluate_generic", "fu_of"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -56,6 +57,68 @@ class ScoreResult:
         return out
 
 
+_FIELD_NAMES = ("agari", "yaku", "han", "fu", "yakuman", "points", "payments", "limit", "reason", "wait", "details")
+
+
+def _make_win_result() -> Callable[..., ScoreResult]:
+    """Build ``win_result``: a winning :class:`ScoreResult` without the dataclass ``__init__``.
+
+    A frozen dataclass's ``__init__`` stores each field through ``object.__setattr__`` (a global
+    and an attribute look-up per field); the slots' own descriptors do the same store directly,
+    which halves the cost of the one result the scorer's fast path makes per hand. Should the
+    fields ever change, this falls back to the ordinary constructor."""
+    if tuple(f.name for f in fields(ScoreResult)) != _FIELD_NAMES:
+
+        def slow(
+            yaku: tuple[YakuScore, ...],
+            han: int,
+            fu: int,
+            yakuman: int,
+            points: int,
+            payments: dict[str, int],
+            limit: str,
+            wait: str,
+        ) -> ScoreResult:
+            return ScoreResult(True, yaku, han, fu, yakuman, points, payments, limit, wait=wait)
+
+        return slow
+    new = object.__new__
+    (s_agari, s_yaku, s_han, s_fu, s_yakuman, s_points, s_payments, s_limit, s_reason, s_wait, s_details) = (
+        ScoreResult.__dict__[name].__set__ for name in _FIELD_NAMES
+    )
+
+    def fast(
+        yaku: tuple[YakuScore, ...],
+        han: int,
+        fu: int,
+        yakuman: int,
+        points: int,
+        payments: dict[str, int],
+        limit: str,
+        wait: str,
+    ) -> ScoreResult:
+        r: ScoreResult = new(ScoreResult)
+        s_agari(r, True)
+        s_yaku(r, yaku)
+        s_han(r, han)
+        s_fu(r, fu)
+        s_yakuman(r, yakuman)
+        s_points(r, points)
+        s_payments(r, payments)
+        s_limit(r, limit)
+        s_reason(r, "")
+        s_wait(r, wait)
+        s_details(r, {})
+        return r
+
+    return fast
+
+
+# ``win_result(yaku, han, fu, yakuman, points, payments, limit, wait)`` is
+# ``ScoreResult(True, yaku, han, fu, yakuman, points, payments, limit, wait=wait)``.
+win_result = _make_win_result()
+
+
 def ceil100(x: int) -> int:
     return -(-x // 100) * 100
 
@@ -91,25 +154,59 @@ def settle(
     opts: RiichiOptions,
 ) -> tuple[int, dict[str, int]]:
     """Hand value (without honba/sticks) and each seat's delta (with them), R-10.3–R-10.5."""
+    return settle_at(base, seat, tsumo, discarder, honba, sticks, opts)
+
+
+_OTHERS: dict[int, tuple[str, ...]] = {}  # players * 8 + seat -> the other seats' letters, in seat order
+
+
+# Settlements by (base, seat, tsumo, discarder, honba, sticks, players, honba_ron, honba_tsumo):
+# few distinct ones occur (a few dozen bases), so most hands find theirs here.
+_SETTLED: dict[tuple[int, int, bool, int | None, int, int, int, int, int], tuple[int, dict[str, int]]] = {}
+
+
+def settle_at(
+    base: int, seat: int, tsumo: bool, discarder: int | None, honba: int, sticks: int, opts: RiichiOptions
+) -> tuple[int, dict[str, int]]:
+    """:func:`settle` with positional arguments (the scorer calls it once per hand)."""
+    key = (base, seat, tsumo, discarder, honba, sticks, opts.players, opts.honba_ron, opts.honba_tsumo)
+    found = _SETTLED.get(key)
+    if found is None:
+        found = _settle(base, seat, tsumo, discarder, honba, sticks, opts)
+        if len(_SETTLED) >= 4096:
+            _SETTLED.clear()
+        _SETTLED[key] = found
+    return found[0], found[1].copy()  # each result owns its payments
+
+
+def _settle(
+    base: int, seat: int, tsumo: bool, discarder: int | None, honba: int, sticks: int, opts: RiichiOptions
+) -> tuple[int, dict[str, int]]:
+    """Payments list the other seats in seat order, then the winner (a ron's discarder keeps its
+    place among the others), so a result's JSON reads the same whichever path made it."""
     players = opts.players
-    dealer = seat == 0
-    pay: dict[str, int] = {}
+    others = _OTHERS.get(players * 8 + seat)
+    if others is None:
+        others = _OTHERS[players * 8 + seat] = tuple(WIND_LETTERS[o] for o in range(players) if o != seat)
     if tsumo:
-        total = 0
-        for other in range(players):
-            if other == seat:
-                continue
-            amount = ceil100(base * 2) if (dealer or other == 0) else ceil100(base)
-            total += amount
-            pay[WIND_LETTERS[other]] = -(amount + opts.honba_tsumo * honba)
-        pay[WIND_LETTERS[seat]] = total + opts.honba_tsumo * honba * (players - 1) + 1000 * sticks
+        extra = opts.honba_tsumo * honba
+        double = -(-base * 2 // 100) * 100
+        if seat == 0:
+            pay = dict.fromkeys(others, -(double + extra))
+            total = double * (players - 1)
+        else:
+            single = -(-base // 100) * 100
+            pay = dict.fromkeys(others, -(single + extra))
+            pay["E"] = -(double + extra)  # the dealer (seat 0) pays double; "E" is already first
+            total = double + single * (players - 2)
+        pay[WIND_LETTERS[seat]] = total + extra * (players - 1) + 1000 * sticks
         return total, pay
-    value = ceil100(base * (6 if dealer else 4))
-    loser = WIND_LETTERS[discarder] if discarder is not None else "discarder"
+    value = -(-base * (6 if seat == 0 else 4) // 100) * 100
+    extra = opts.honba_ron * honba
     if discarder is not None:
-        for other in range(players):
-            if other != seat:
-                pay[WIND_LETTERS[other]] = 0
-    pay[loser] = -(value + opts.honba_ron * honba)
-    pay[WIND_LETTERS[seat]] = value + opts.honba_ron * honba + 1000 * sticks
+        pay = dict.fromkeys(others, 0)
+        pay[WIND_LETTERS[discarder]] = -(value + extra)
+    else:
+        pay = {"discarder": -(value + extra)}
+    pay[WIND_LETTERS[seat]] = value + extra + 1000 * sticks
     return value, pay

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,9 +64,7 @@ async def club(tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", 
     finally:
         await bot.close()
         runner.cancel()
-        try:
+        with suppress(asyncio.CancelledError, Exception):
             await runner
-        except (asyncio.CancelledError, Exception):
-            pass
         restore()
         await server.stop()

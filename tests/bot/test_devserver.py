@@ -428,3 +428,28 @@ def test_rate_limit_is_retried_and_late_callbacks_are_refused() -> None:
         assert w.log.late[0].code == 10062
 
     run(body)
+
+
+def test_discord_limits_and_unknown_ids_are_refused_like_discord() -> None:
+    async def body(w: World) -> None:
+        channel = w.bot.get_channel(w.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.HTTPException) as info:
+            await channel.send("x" * 2001)
+        assert info.value.code == 50035 and "2000" in str(info.value)
+        with pytest.raises(discord.HTTPException) as info:
+            await channel.send(" ")
+        assert info.value.code == 50006
+        with pytest.raises(discord.NotFound) as nf:
+            await channel.fetch_message(12345)
+        assert nf.value.code == 10008
+
+        rec = await w.server.slash(w.alice.id, w.guild.id, w.channel_id, "ping", {"n": 1})
+        eph = await rec.reply()
+        assert eph is not None
+        with pytest.raises(discord.NotFound):  # ephemeral messages are only reachable through the token
+            await channel.fetch_message(eph.id)
+        assert [(r[2], r[3]) for r in w.server.refused] == [(400, 50035), (400, 50006), (404, 10008), (404, 10008)]
+        assert w.server.messages(w.channel_id) == []
+
+    run(body)

@@ -1,0 +1,226 @@
+"""The bot process is SIGKILLed at random points of 20 games (live and async) and restarted: every
+game continues and ends exactly as an uninterrupted game would, no accepted action is lost, and a
+stale button answers "that turn has passed" (issue: the bot, must-show 2).
+
+The bot runs as a real subprocess (``python -m bot``) pointed at the local Discord-protocol server
+in this process; two scripted humans press the first button of their newest hand message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.ai.policy import smart
+from bot.devserver import DiscordServer
+from engine.rules import find_ruleset
+from engine.table.actions import Action, ActionType
+from engine.table.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = int(os.environ.get("JANTAKU_RESTART_GAMES", "20"))
+A = ActionType
+
+
+def human_choice(g: Game, seat: int) -> Action:
+    """What 'press the first action button' means (cogs.play.hand_view lists discards first)."""
+    legal = list(g.legal_actions(seat))
+    discards = [a for a in legal if a.type is A.DISCARD]
+    return discards[0] if discards else next(a for a in legal if a.type is not A.RIICHI)
+
+
+def uninterrupted(ruleset: str, options: dict[str, object], seed: str, ai_seats: set[int], humans: list[int]) -> Game:
+    """The same game without kills: AI seats answer a call window first (as the bot does), then the
+    humans in the order the script tries them."""
+    rs = find_ruleset(ruleset).with_options(**options) if options else find_ruleset(ruleset)
+    g = Game(rs, seed)
+    while not g.over:
+        acting = g.to_act()
+        ai = [s for s in acting if s in ai_seats]
+        s = ai[0] if ai else min(acting, key=humans.index)
+        g.apply(smart(g, s) if s in ai_seats else human_choice(g, s))
+    return g
+
+
+class BotProcess:
+    def __init__(self, server: DiscordServer, guild_id: int, db: Path) -> None:
+        self.env = dict(os.environ)
+        self.env.update(
+            DISCORD_TOKEN="restart-test",
+            DEV_GUILD_ID=str(guild_id),
+            DATABASE_PATH=str(db),
+            JANTAKU_DISCORD_API=server.base_url,
+            JANTAKU_DISCORD_GATEWAY=server.gateway_url,
+            AI_DELAY_SECONDS="0",
+            LOG_LEVEL="WARNING",
+        )
+        self.server = server
+        self.proc: asyncio.subprocess.Process | None = None
+        self.log = db.parent / "bot.log"
+
+    async def start(self) -> None:
+        with open(self.log, "ab") as out:  # a file, not a pipe nobody reads (a full pipe would block the bot)
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=str(ROOT), env=self.env, stdout=out, stderr=out
+            )
+        await self.server.wait_until_ready(30)
+
+    async def kill(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()  # SIGKILL: no clean shutdown
+        await self.proc.wait()
+        await self.server.wait_for(lambda: not self.server.gateway.ready_sessions, timeout=10, what="the killed bot to drop")
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+_ID = re.compile(r"^mj:(\d+):(\d+):")
+
+
+def newest_buttons(server: DiscordServer, user_id: int, table: int) -> tuple[int, list[str]]:
+    best: tuple[int, int, list[str]] = (-1, 0, [])
+    for m in server.dms(user_id):
+        ids = [c for c in m.custom_ids() if (mm := _ID.match(c)) and int(mm.group(1)) == table]
+        if ids:
+            serial = int(_ID.match(ids[0]).group(2))  # type: ignore[union-attr]
+            if serial >= best[0]:
+                best = (serial, m.id, ids)
+    return best[1], best[2]
+
+
+async def _ephemeral_buttons(server: DiscordServer, channel: int, users: tuple[object, ...], tables: list[int]) -> tuple[int, int, str] | None:
+    """Press "Show my hand" and keep the ephemeral copy of the action buttons (never updated later)."""
+    for table in tables:
+        msgs = [m for m in server.messages(channel) if m.content.startswith(f"**Table #{table}**") and m.custom_ids()]
+        if not msgs:
+            continue
+        table_msg = max(msgs, key=lambda m: m.id)
+        for who in users:
+            uid = who.id  # type: ignore[attr-defined]
+            show = await server.click(uid, table_msg.id, f"mjh:{table}")
+            await show.reply()
+            e = next((m for m in server.ephemeral(uid) if m.interaction_id == show.id), None)
+            ids = [x for x in (e.custom_ids() if e else []) if x.startswith("mj:")]
+            if e is not None and ids:
+                return uid, e.id, ids[0]
+    return None
+
+
+def _moved_past(server: DiscordServer, users: tuple[int, ...], table: int, custom_id: str) -> bool:
+    """True once some hand message offers a decision later than the one ``custom_id`` was for."""
+    m = _ID.match(custom_id)
+    assert m is not None
+    old = int(m.group(2))
+    for uid in users:
+        _, ids = newest_buttons(server, uid, table)
+        if ids and int(_ID.match(ids[0]).group(2)) > old:  # type: ignore[union-attr]
+            return True
+    return False
+
+
+def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
+    async def main() -> None:
+        rng = random.Random(20261123)
+        server = DiscordServer()
+        await server.start()
+        guild = server.add_guild("Restart club", channels=("mahjong",))
+        channel = guild.channel_ids[0]
+        alice = server.add_user("alice", guilds=[guild.id])
+        bob = server.add_user("bob", guilds=[guild.id])
+        db = tmp_path / "jantaku.sqlite3"
+        bot = BotProcess(server, guild.id, db)
+        await bot.start()
+        stale_checked = 0
+        kills = 0
+        try:
+            await server.wait_for_commands(["table"], guild.id, timeout=30)
+            for game_no in range(1, GAMES + 1):
+                mode = "live" if game_no % 2 else "async"
+                await (await server.slash(alice.id, guild.id, channel, "table open", {"length": "tonpuu", "mode": mode})).reply()
+                await (await server.slash(bob.id, guild.id, channel, "table join", {"table": game_no})).reply()
+                await (await server.slash(alice.id, guild.id, channel, "table add-ai", {"seats": 2, "table": game_no})).reply()
+                await (await server.slash(alice.id, guild.id, channel, "table start", {"table": game_no})).reply()
+            # all games run at once; the process is killed every few dozen clicks, at random
+            running = set(range(1, GAMES + 1))
+            clicks = 0
+            next_kill = rng.randint(20, 80)
+            eph: tuple[int, int, str] | None = None
+            for _ in range(100000):
+                for g_no in list(running):
+                    if any(m.content.startswith(f"**Table #{g_no} final standings**") for m in server.messages(channel)):
+                        running.discard(g_no)
+                if not running:
+                    break
+                if clicks >= next_kill:
+                    next_kill = clicks + rng.randint(20, 80)
+                    if eph is None and stale_checked < 5:
+                        eph = await _ephemeral_buttons(server, channel, (alice, bob), sorted(running))
+                    await bot.kill()
+                    kills += 1
+                    await bot.start()
+                    continue
+                if eph is not None and _moved_past(server, (alice.id, bob.id), int(eph[2].split(":")[1]), eph[2]):
+                    uid, eid, cid = eph
+                    stale = await server.click(uid, eid, cid)
+                    await server.wait_for(
+                        lambda: [m for m in server.ephemeral(uid) if m.interaction_id == stale.id], timeout=10, what="the stale click reply",  # noqa: B023
+                    )
+                    texts = [m.content for m in server.ephemeral(uid) if m.interaction_id == stale.id]
+                    assert texts[-1] in ("that turn has passed", "that game is over"), texts
+                    stale_checked += 1
+                    eph = None
+                moved = False
+                for g_no in sorted(running):
+                    for user in (alice, bob):
+                        mid, ids = newest_buttons(server, user.id, g_no)
+                        if not ids:
+                            continue
+                        rec = await server.click(user.id, mid, ids[0])
+                        with contextlib.suppress(Exception):
+                            await rec.response()
+                        clicks += 1
+                        moved = True
+                        break
+                if not moved:
+                    await asyncio.sleep(0.02)
+            else:
+                raise AssertionError(f"games {sorted(running)} did not finish")
+            # every game ended exactly as it would have without the kills
+            con = sqlite3.connect(db)
+            for tid in range(1, GAMES + 1):
+                ruleset, options, seed, status = con.execute("SELECT ruleset, options, seed, status FROM tables WHERE id = ?", (tid,)).fetchone()
+                assert status == "finished", (tid, status)
+                ai = {s for (s,) in con.execute("SELECT seat FROM seats WHERE table_id = ? AND ai IS NOT NULL", (tid,))}
+                stored = [a for (a,) in con.execute("SELECT action FROM actions WHERE table_id = ? ORDER BY serial", (tid,))]
+                serials = [s for (s,) in con.execute("SELECT serial FROM actions WHERE table_id = ? ORDER BY serial", (tid,))]
+                assert serials == list(range(len(serials))), f"table {tid}: a gap in the action log"
+                import json
+
+                by_user = dict(con.execute("SELECT user_id, seat FROM seats WHERE table_id = ? AND ai IS NULL", (tid,)).fetchall())
+                ref = uninterrupted(ruleset, json.loads(options), seed, ai, [by_user[alice.id], by_user[bob.id]])
+                want = [a.text for a in ref.actions]
+                if stored != want:
+                    i = next((k for k, (x, y) in enumerate(zip(stored, want)) if x != y), min(len(stored), len(want)))
+                    raise AssertionError(
+                        f"table {tid}: the stored game differs from an uninterrupted one at action {i}: "
+                        f"stored {stored[max(0, i - 6) : i + 3]} vs {want[max(0, i - 6) : i + 3]} (lengths {len(stored)}, {len(want)})"
+                    )
+                pts = sorted(p for (p,) in con.execute("SELECT points FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.table_id = ?", (tid,)))
+                assert pts == sorted(ref.final_scores), tid
+            con.close()
+            assert kills >= 3
+            assert stale_checked >= 1
+        finally:
+            await bot.stop()
+            await server.stop()
+
+    asyncio.run(main())
