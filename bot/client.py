@@ -55,7 +55,7 @@ class JantakuBot(commands.Bot):
             try:
                 if t.game is not None and t.row.status == "playing":
                     await self.presenter.refresh_table(t)
-                    await self.presenter.prompt_humans(t)
+                    await self.presenter.prompt_humans(t, everyone=True)
                     await self.service.resume(t)
             except Exception:
                 log.exception("could not restore table %s", t.id)

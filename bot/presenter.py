@@ -172,6 +172,7 @@ class Presenter:
         self.bot = bot
         self.service = service
         self.view_factory = view_factory
+        self._prompted: dict[int, set[int]] = {}  # table → seats whose hand message shows buttons
 
     async def channel(self, t: Table) -> Any:
         cid = t.row.thread_id or t.row.channel_id
@@ -273,15 +274,21 @@ class Presenter:
                 lines.append("⚠ Your hand is complete but has no yaku: you cannot win with it.")
         return "\n".join(lines)
 
-    async def prompt_humans(self, t: Table) -> None:
+    async def prompt_humans(self, t: Table, *, everyone: bool = False) -> None:
+        """Send the hand of every human who must act now, and of those whose buttons just went
+        stale (so no old button stays up); everyone after a restart."""
         g = t.game
         if g is None:
             return
+        acting = set(g.to_act()) if not g.over else set()
+        shown: set[int] = self._prompted.setdefault(t.id, set())
         for s in range(g.players):
             seat = t.seats[s]
             if seat.ai is not None or seat.user_id is None:
                 continue
-            await self.send_hand(t, s)
+            if everyone or s in acting or s in shown:
+                await self.send_hand(t, s)
+        self._prompted[t.id] = acting
 
     async def send_hand(self, t: Table, s: int) -> None:
         g = t.game
