@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from bot.storage.repository import Repository
+from engine.logs.replay import ReplayReport, replay_record
+from engine.logs.tenhou6 import parse_tenhou6
 from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
@@ -73,5 +76,15 @@ def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
             final = next(m for m in c.server.messages(c.channel_id) if "final standings" in m.content)
             for s in range(4):
                 assert f"{t.seats[s].name}: {g.final_scores[s]}" in final.content
+            # /table export: a tenhou.net/6 file that replays to the same game
+            rec = await c.slash("bob", "table export", {"table": 1})
+            msg = next(m for m in c.server.visible_to(c.users["bob"].id) if m.interaction_id == rec.id)
+            files = {a.filename: a for a in msg.attachments}
+            assert set(files) == {"table-1.json", "table-1.mjai.jsonl"}
+            exported = parse_tenhou6(json.loads(files["table-1.json"].data), "table-1.json")
+            report = ReplayReport()
+            again = replay_record(exported, report)
+            assert again is not None and report.ok, report.to_json()
+            assert [r.deltas for r in again.results] == [r.deltas for r in g.results]
 
     asyncio.run(main())
