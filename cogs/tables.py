@@ -73,6 +73,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     @app_commands.describe(
         ruleset="rules to play", mode="live (turn clock) or async (deadlines in hours)", length="hanchan or tonpuu",
         turn_timer="seconds per turn in live mode", hours="hours per turn in async mode",
+        on_expiry="async mode: at the deadline play the drawn tile / pass (auto) or keep waiting (wait)",
+        thread="play in a new thread under this channel",
     )
     async def open(
         self,
@@ -82,6 +84,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         length: Literal["hanchan", "tonpuu"] = "hanchan",
         turn_timer: app_commands.Range[int, 5, 600] = 30,
         hours: app_commands.Range[int, 1, 168] = 24,
+        on_expiry: Literal["auto", "wait"] = "auto",
+        thread: bool = False,
     ) -> None:
         t = await self.service.open_table(
             guild_id=interaction.guild_id,
@@ -93,11 +97,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             length=length,
             turn_seconds=turn_timer,
             async_hours=hours,
+            on_expiry=on_expiry,
         )
         await interaction.response.send_message(
             f"Table #{t.id} is open ({t.row.ruleset}, {length}, {mode}). Join with `/table join`, fill seats with "
             f"`/table add-ai`, then `/table start`."
         )
+        if thread:
+            msg = await interaction.original_response()
+            th = await msg.create_thread(name=f"Table #{t.id} ({t.row.ruleset})")
+            t.row.thread_id = th.id
+            await self.service.repo.set_table(t.id, thread_id=th.id)
+            await th.send(f"Table #{t.id} plays here.")
 
     @open.autocomplete("ruleset")
     async def _ruleset_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
