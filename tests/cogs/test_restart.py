@@ -143,14 +143,14 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
         kills = 0
         try:
             await server.wait_for_commands(["table"], guild.id, timeout=30)
+            # one game after another (live and async alternate); each is killed once at a random point,
+            # every 4th game twice
             for game_no in range(1, GAMES + 1):
                 mode = "live" if game_no % 2 else "async"
                 await (await server.slash(alice.id, guild.id, channel, "table open", {"length": "tonpuu", "mode": mode})).reply()
                 await (await server.slash(bob.id, guild.id, channel, "table join", {"table": game_no})).reply()
                 await (await server.slash(alice.id, guild.id, channel, "table add-ai", {"seats": 2, "table": game_no})).reply()
                 await (await server.slash(alice.id, guild.id, channel, "table start", {"table": game_no})).reply()
-            # one game after another; each is killed once at a random point (twice for every 4th game)
-            for game_no in range(1, GAMES + 1):
                 kill_at = sorted(rng.sample(range(2, 60), 2 if game_no % 4 == 0 else 1))
                 clicks = 0
                 eph: tuple[int, int, str] | None = None

@@ -108,9 +108,7 @@ def test_riichienv_4p_and_3p_hands() -> None:
     lines = [line for line, _ in riichienv_cases(4)] + [line for line, _ in riichienv_cases(3)]
     specs = _parsed(lines)
     # the 4p set also under Mahjong Soul rules (double yakuman), as the dataset test scores it
-    specs += [
-        (line, spec, find_ruleset("mahjongsoul")) for line, spec, rs in specs if spec.ctx.players == 4
-    ]
+    specs += [(line, spec, find_ruleset("mahjongsoul")) for line, spec, rs in specs if spec.ctx.players == 4]
     _check(specs)
 
 

@@ -1,0 +1,121 @@
+"""TableService and the timer dispatcher over a real SQLite file (no Discord)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from bot.storage.repository import Repository
+from bot.tables import TableError, TableService
+from bot.timers import TimerDispatcher
+
+
+async def _table(tmp: Path, **kw: object) -> tuple[Repository, TableService, int]:
+    repo = Repository(tmp / "t.sqlite3")
+    await repo.open()
+    svc = TableService(repo)
+    t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice", length="tonpuu", **kw)  # type: ignore[arg-type]
+    await svc.add_ai(t.id, 3)
+    await svc.start(t.id, 10)
+    return repo, svc, t.id
+
+
+def test_expired_live_clock_plays_the_drawn_tile_or_passes(tmp_path: Path) -> None:
+    async def main() -> None:
+        repo, svc, tid = await _table(tmp_path, turn_seconds=5, bank_seconds=0)
+        t = svc.tables[tid]
+        disp = TimerDispatcher(svc)
+        disp.start()
+        try:
+            for _ in range(3):
+                assert t.humans_to_act()
+                serial = t.decision_serial()
+                timer = await repo.next_timer()
+                assert timer is not None and timer.serial == serial and timer.due - timer.prompt_at == 5
+                # make it due now: the dispatcher wakes and times the turn out
+                await repo.set_timer(tid, serial, time.time() - 1, time.time() - 6)
+                disp.poke()
+                for _ in range(200):
+                    if t.decision_serial() != serial or t.game.over:  # type: ignore[union-attr]
+                        break
+                    await asyncio.sleep(0.01)
+                assert t.decision_serial() != serial
+                stored = await repo.actions(tid)
+                assert stored and stored[serial][1].startswith(f"{t.seat_of(10)}")  # the timeout acted for alice's seat
+        finally:
+            await disp.stop()
+            await repo.close()
+
+    asyncio.run(main())
+
+
+def test_async_table_set_to_wait_does_not_act_at_the_deadline(tmp_path: Path) -> None:
+    async def main() -> None:
+        repo, svc, tid = await _table(tmp_path, mode="async", async_hours=2, on_expiry="wait")
+        t = svc.tables[tid]
+        serial = t.decision_serial()
+        assert await svc.timeout(tid, serial) is None
+        assert t.decision_serial() == serial
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_corrupt_rows_are_reported_and_skipped(tmp_path: Path) -> None:
+    async def main() -> None:
+        repo, svc, tid = await _table(tmp_path)
+        await repo.db.execute("UPDATE tables SET options = '{not json' WHERE id = ?", (tid,))
+        await repo.db.execute("INSERT INTO actions (table_id, serial, action, created_at) VALUES (?, 99999, 'zz!', 0)", (tid,))
+        problems = await repo.check()
+        assert any(f"tables row {tid}: bad options JSON" in p for p in problems)
+        assert any("serial 99999" in p for p in problems)
+        assert await repo.tables_with_status("open", "playing") == []  # skipped, not a crash
+        fresh = TableService(repo)
+        assert await fresh.load() == []
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_lobby_refusals_are_sentences(tmp_path: Path) -> None:
+    async def main() -> None:
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo)
+        try:
+            await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a", ruleset="majiang")
+            raise AssertionError("majiang is not playable at a table")
+        except TableError as e:
+            assert "cannot be played at a table yet" in str(e)
+        t = await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a")
+        for msg, coro in [
+            ("you are already at that table", svc.join(t.id, 1, "a")),
+            ("you are not at that table", svc.leave(t.id, 5)),
+            ("needs 4 players", svc.start(t.id, 1)),
+            ("there is no table #99", svc.join(99, 2, "b")),
+        ]:
+            try:
+                await coro
+                raise AssertionError(msg)
+            except TableError as e:
+                assert msg in str(e)
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_migrations_record_the_schema_version(tmp_path: Path) -> None:
+    async def main() -> None:
+        repo = Repository(tmp_path / "m.sqlite3")
+        await repo.open()
+        assert await repo.schema_version() == 1
+        assert await repo.migrate() == 1  # idempotent
+        await repo.backup(tmp_path / "copy.sqlite3")
+        await repo.close()
+        copy = Repository(tmp_path / "copy.sqlite3")
+        await copy.open()
+        assert await copy.schema_version() == 1
+        await copy.close()
+
+    asyncio.run(main())
