@@ -90,6 +90,7 @@ def table_view(t: Table) -> TableView:
         wall_left=g.live_left,
         turn=turn,
         last_discard=g.last_discarder if g.last_discarder >= 0 else None,
+        clock=(f"{t.row.turn_seconds}s per turn" if t.row.mode == "live" else f"{t.row.async_hours}h per turn"),
     )
 
 
@@ -120,8 +121,19 @@ def status_text(t: Table, last: list[Action] | None = None) -> str:
         lines.append("Game over.")
     else:
         waiting = [t.seats[s].name for s in g.to_act()]
-        lines.append("Waiting for: " + ", ".join(waiting))
+        lines.append("Waiting for: " + ", ".join(waiting) + clock_text(t))
     return "\n".join(lines)
+
+
+def clock_text(t: Table) -> str:
+    """The clock of the pending human decision: a Discord relative timestamp for the deadline."""
+    if not t.humans_to_act() or not t.prompt_at:
+        return ""
+    if t.row.mode == "async":
+        deadline = t.prompt_at + t.row.async_hours * 3600
+        return f" · deadline <t:{int(deadline)}:R>"
+    bank = min((t.seats[s].bank_left or 0.0) for s in t.humans_to_act())
+    return f" · {t.row.turn_seconds}s + {int(bank)}s bank (<t:{int(t.prompt_at + t.row.turn_seconds + bank)}:R>)"
 
 
 def result_text(t: Table, idx: int) -> tuple[str, list[WinResult]]:
