@@ -26,7 +26,7 @@ class JantakuBot(commands.Bot):
 
     def __init__(self, settings: Settings, **kwargs: object) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)  # type: ignore[arg-type]
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.repo = Repository(settings.database)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay)

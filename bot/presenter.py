@@ -185,6 +185,8 @@ class Presenter:
         self.service = service
         self.view_factory = view_factory
         self._prompted: dict[int, set[int]] = {}  # table → seats whose hand message shows buttons
+        self._dms: dict[int, Any] = {}  # user id → DM channel (saves a user fetch per hand message)
+        self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}  # (table, seat) → the hand last drawn
 
     async def channel(self, t: Table) -> Any:
         cid = t.row.thread_id or t.row.channel_id
@@ -311,11 +313,23 @@ class Presenter:
             return
         view = self.view_factory("hand", t, s) if acting else None
         content = self.hand_text(t, s)
-        file = discord.File(io.BytesIO(self.hand_picture(t, s)), filename="hand.png")
         assert seat.user_id is not None
         try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            dm = user.dm_channel or await user.create_dm()
+            dm = self._dms.get(seat.user_id)
+            if dm is None:
+                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                dm = self._dms[seat.user_id] = user.dm_channel or await user.create_dm()
+            sig = (tuple(sorted(g.seats[s].tiles)), len(g.seats[s].melds), g.hand_index)
+            same_hand = self._sig.get((t.id, s)) == sig
+            self._sig[(t.id, s)] = sig
+            if seat.hand_message_id and not acting and same_hand:
+                # the buttons went stale and the hand did not change: drop them, keep the picture
+                try:
+                    await dm.get_partial_message(seat.hand_message_id).edit(content=content, view=None)
+                    return
+                except discord.NotFound:
+                    pass
+            file = discord.File(io.BytesIO(self.hand_picture(t, s)), filename="hand.png")
             if seat.hand_message_id:
                 try:
                     await dm.get_partial_message(seat.hand_message_id).edit(content=content, attachments=[file], view=view)
