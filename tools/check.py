@@ -19,7 +19,7 @@ def main() -> int:
     steps = [
         [py, "-m", "ruff", "check", "engine", "bot", "cogs", "tests", "bench", "tools"],
         [py, "-m", "mypy", "--strict", "engine"],
-        [py, "-m", "pytest", "-n", "2", "-q", "tests"],
+        [py, "-m", "pytest", "-n", "2", "tests"],
     ]
     for cmd in steps:
         rc = run(cmd)
