@@ -1,0 +1,256 @@
+"""Benchmark: the ``smart`` AI against the ``greedy`` baseline in self-play (not a test).
+
+For each ruleset, every seed is played once per seating arrangement of a balanced set: in 4p each
+way of seating two ``smart`` and two ``greedy`` players (6 games: each policy holds two seats per
+game and each seat half of the time), in sanma every arrangement of two of one policy and one of
+the other (6 games: each policy nine seats in all, each seat three times). Playing the same seed
+(the same walls, as long as the hand sequence agrees) under every arrangement cancels much of the
+luck of the deal. The unit of the confidence interval is the seed (its six games together), so
+that the dependence between seats of one game and between games of one seed is accounted for.
+
+Printed per ruleset and policy: average placement (1 = top) with a 95% confidence interval, the
+number of games, average final points, win and deal-in rates per hand; then whether ``smart``
+beats ``greedy`` (the interval of the placement gap excludes 0). Also the speed of four ``smart``
+seats (games/s, one process). Games are played on two worker processes.
+
+    python bench/ai.py [--games 2016] [--tonpuu] [--workers 2] [--no-write]
+
+The result is written to the ``## bench/ai.py`` section of bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import multiprocessing as mp
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.ai.policy import POLICIES  # noqa: E402
+from engine.rules import Ruleset, find_ruleset  # noqa: E402
+from engine.table.game import Game  # noqa: E402
+
+POLICY_NAMES = ("smart", "greedy")
+MAX_DECISIONS = 50_000  # a game that long is a bug, not a benchmark
+
+
+def arrangements(players: int) -> list[tuple[str, ...]]:
+    """The balanced set of seatings: 4p two of each policy, 3p two of one and one of the other."""
+    if players == 4:
+        return [
+            tuple("smart" if s in pick else "greedy" for s in range(4))
+            for pick in itertools.combinations(range(4), 2)
+        ]
+    out = []
+    for many, few in (("smart", "greedy"), ("greedy", "smart")):
+        for lone in range(players):
+            out.append(tuple(few if s == lone else many for s in range(players)))
+    return out
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    seed: int
+    seating: tuple[str, ...]
+    places: tuple[int, ...]  # per seat, 1 = top
+    points: tuple[int, ...]  # final scores per seat
+    hands: int
+    wins: tuple[int, ...]  # hands won per seat
+    deal_ins: tuple[int, ...]  # hands dealt in (ron paid) per seat
+    decisions: int
+
+
+def make_ruleset(name: str, tonpuu: bool) -> Ruleset:
+    rs = find_ruleset(name)
+    return rs.with_options(hanchan=False) if tonpuu else rs
+
+
+def play(rs: Ruleset, seed: int, seating: tuple[str, ...]) -> GameRecord:
+    g = Game(rs, seed=seed)
+    rng = random.Random(f"{seed}:{''.join(p[0] for p in seating)}")
+    policies = [POLICIES[p] for p in seating]
+    decisions = 0
+    while not g.over:
+        s = g.to_act()[0]
+        g.apply(policies[s](g, s, rng))
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            raise RuntimeError(f"game {rs.name} seed {seed} {seating} did not end")
+    n = g.players
+    places = [0] * n
+    for place, s in enumerate(g.ranking()):
+        places[s] = place + 1
+    wins = [0] * n
+    deal_ins = [0] * n
+    for r in g.results:
+        for w in r.wins:
+            wins[w.seat] += 1
+        if r.kind == "ron" and r.wins:
+            deal_ins[r.wins[0].from_seat] += 1
+    return GameRecord(
+        seed,
+        seating,
+        tuple(places),
+        tuple(g.final_scores),
+        len(g.results),
+        tuple(wins),
+        tuple(deal_ins),
+        decisions,
+    )
+
+
+def _play_seed(job: tuple[str, bool, int]) -> list[GameRecord]:
+    name, tonpuu, seed = job
+    rs = make_ruleset(name, tonpuu)
+    return [play(rs, seed, seating) for seating in arrangements(rs.players)]
+
+
+def mean_ci(xs: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% confidence interval (normal approximation)."""
+    m = statistics.fmean(xs)
+    if len(xs) < 2:
+        return m, math.inf
+    return m, 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def summarize(name: str, players: int, records: list[GameRecord], secs: float, label: str) -> list[str]:
+    by_seed: dict[int, list[GameRecord]] = {}
+    for r in records:
+        by_seed.setdefault(r.seed, []).append(r)
+    lines = [
+        f"{label}: {len(records)} games ({len(by_seed)} seeds x {len(arrangements(players))} seatings) "
+        f"in {secs:.0f} s, {sum(r.hands for r in records)} hands",
+        f"  {'policy':<7} {'avg place':>9} {'95% CI':>15} {'seats':>6} {'avg points':>10} {'win/hand':>9} {'deal-in/hand':>13}",
+    ]
+    seed_means: dict[str, list[float]] = {}
+    for pol in POLICY_NAMES:
+        per_seed = []
+        seats = points = wins = deal_ins = hands = 0
+        for group in by_seed.values():
+            places = []
+            for r in group:
+                for s, p in enumerate(r.seating):
+                    if p != pol:
+                        continue
+                    places.append(r.places[s])
+                    seats += 1
+                    points += r.points[s]
+                    wins += r.wins[s]
+                    deal_ins += r.deal_ins[s]
+                    hands += r.hands
+            per_seed.append(statistics.fmean(places))
+        seed_means[pol] = per_seed
+        m, h = mean_ci(per_seed)
+        lines.append(
+            f"  {pol:<7} {m:>9.3f} {f'[{m - h:.3f}, {m + h:.3f}]':>15} {seats:>6} {points / seats:>10,.0f}"
+            f" {wins / hands:>9.3f} {deal_ins / hands:>13.3f}"
+        )
+    gap, h = mean_ci([g - s for s, g in zip(seed_means["smart"], seed_means["greedy"])])
+    verdict = (
+        "YES"
+        if gap - h > 0
+        else ("NO (greedy is better)" if gap + h < 0 else "NOT SHOWN (interval includes 0)")
+    )
+    neutral = (players + 1) / 2
+    lines.append(
+        f"  placement gap greedy - smart: {gap:+.3f} [{gap - h:+.3f}, {gap + h:+.3f}]"
+        f" (neutral average place {neutral:.1f}); smart beats greedy: {verdict}"
+    )
+    return lines
+
+
+def speed(name: str, games: int) -> tuple[float, float]:
+    """Games/s and decisions/s of four (or three) ``smart`` seats, one process, CPU time."""
+    rs = find_ruleset(name)
+    smart = POLICIES["smart"]
+    decisions = 0
+    t0 = time.process_time()
+    for seed in range(games):
+        g = Game(rs, seed=10_000 + seed)
+        while not g.over:
+            s = g.to_act()[0]
+            g.apply(smart(g, s, None))
+            decisions += 1
+    secs = time.process_time() - t0
+    return games / secs, decisions / secs
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=2016, help="games per ruleset (rounded up to whole seeds)")
+    ap.add_argument("--tonpuu", action="store_true", help="play 4p as tonpuu (East round only) to save time")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--speed-games", type=int, default=20)
+    ap.add_argument("--no-write", action="store_true")
+    args = ap.parse_args()
+    Game(find_ruleset("riichi"), seed=0)  # load the shanten tables before the workers fork
+    t_start = time.perf_counter()
+    lines = [
+        f"bench/ai.py  {time.strftime('%Y-%m-%d %H:%M')}",
+        f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f},"
+        f" {args.workers} worker process(es)",
+        "smart = efficiency with ukeire + value + riichi defence; greedy = lowest shanten, random among equals,"
+        " riichi whenever possible, never calls",
+        "",
+    ]
+    ctx = mp.get_context("fork")
+    for name in ("riichi", "sanma"):
+        rs = make_ruleset(name, args.tonpuu and name == "riichi")
+        per_seed = len(arrangements(rs.players))
+        seeds = math.ceil(args.games / per_seed)
+        jobs = [(name, args.tonpuu and name == "riichi", seed) for seed in range(seeds)]
+        t0 = time.perf_counter()
+        records: list[GameRecord] = []
+        if args.workers > 1:
+            with ctx.Pool(args.workers) as pool:
+                for recs in pool.imap_unordered(_play_seed, jobs, chunksize=4):
+                    records.extend(recs)
+        else:
+            for job in jobs:
+                records.extend(_play_seed(job))
+        secs = time.perf_counter() - t0
+        length = "tonpuu" if args.tonpuu and name == "riichi" else "hanchan"
+        label = f"{name} ({rs.players}p, {length})"
+        lines += summarize(name, rs.players, records, secs, label)
+        lines.append("")
+        print("\n".join(lines[-6:-1]), file=sys.stderr, flush=True)
+    for name in ("riichi", "sanma"):
+        gps, dps = speed(name, args.speed_games)
+        lines.append(
+            f"speed, {find_ruleset(name).players} smart seats ({name}, hanchan): {gps:.2f} games/s,"
+            f" {dps:,.0f} decisions/s ({args.speed_games} games, one process, CPU time)"
+        )
+    lines.append(f"total wall time: {time.perf_counter() - t_start:.0f} s")
+    text = "\n".join(lines)
+    print(text)
+    if not args.no_write:
+        write_section("bench/ai.py", text)
+    return 0
+
+
+def write_section(name: str, text: str) -> None:
+    path = ROOT / "bench" / "RESULTS.md"
+    head = f"## {name}"
+    body = f"{head}\n\n```\n{text}\n```\n"
+    old = path.read_text() if path.exists() else "# Benchmark results\n\n"
+    if head in old:
+        start = old.index(head)
+        nxt = old.find("\n## ", start + len(head))
+        old = old[:start] + body + (old[nxt + 1 :] if nxt >= 0 else "")
+    else:
+        old = old.rstrip("\n") + "\n\n" + body
+    path.write_text(old)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
