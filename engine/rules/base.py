@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from engine.hand.shanten import ShantenCalculator, calculator
 from engine.notation import HandSpec
 from engine.rules.options import PRESETS, RiichiOptions
+from engine.scoring.evaluate import evaluate
 from engine.scoring.result import ScoreResult
 from engine.scoring.yaku import RIICHI_YAKU, RIICHI_YAKUMAN, Yaku
 
@@ -40,8 +41,6 @@ class Ruleset:
 
     def score(self, spec: HandSpec) -> ScoreResult:
         """Value of a winning hand (the scoring hook)."""
-        from engine.scoring.evaluate import evaluate
-
         return evaluate(spec, self)
 
     def with_options(self, **changes: Any) -> Ruleset:

@@ -3,6 +3,12 @@
 ``evaluate(spec, ruleset)`` enumerates every reading of the hand (each decomposition × each way
 the winning tile completed it, plus chiitoitsu and kokushi), values each one, and keeps the one
 worth most (points, then han, then fu). Yakuman readings win over ordinary ones.
+
+Two paths give that answer. :func:`evaluate_generic` is the reference: every reading becomes a
+:class:`~engine.scoring.yaku.HandView` and every yaku object of the ruleset is asked, so a
+variant's own yaku tuple just works. When the ruleset uses exactly the standard tuples,
+:func:`evaluate` first tries :mod:`engine.scoring.fastpath`, which computes the same result in
+one function (``tests/engine/test_scoring_fastpath.py`` keeps the two identical).
 """
 
 from __future__ import annotations
@@ -228,12 +234,20 @@ def evaluate(spec: HandSpec, ruleset: Ruleset) -> ScoreResult:
     """The value of the hand under the ruleset: the fast path when the ruleset uses exactly the
     standard yaku tuples (:mod:`engine.scoring.fastpath`), the generic per-object path otherwise
     or whenever the fast path declines (an invalid hand, an unusual way of writing it)."""
-    if ruleset.yaku is RIICHI_YAKU and ruleset.yakuman is RIICHI_YAKUMAN and _fast_shape(ruleset):
+    if ruleset is _last_fast[0] or (
+        ruleset.yaku is RIICHI_YAKU and ruleset.yakuman is RIICHI_YAKUMAN and _fast_shape(ruleset)
+    ):
+        _last_fast[0] = ruleset
         res = score_fast(spec, ruleset)
         if res is not None:
             return res
     return evaluate_generic(spec, ruleset)
 
+
+# The last ruleset found fit for the fast path (rulesets are frozen, and the reference keeps the
+# object alive, so identity is a safe test): a caller scoring many hands under one ruleset object
+# pays for the checks once.
+_last_fast: list[Ruleset | None] = [None]
 
 # Ruleset class -> may it take the fast path? The fast path skips the ruleset's agari hook, so a
 # subclass that overrides ``shanten_calculator`` keeps the generic path.

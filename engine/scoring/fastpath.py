@@ -23,18 +23,23 @@ Where the time goes, and what replaces it:
   are then one or two mask operations each instead of loops over 34 counts.
 * **Readings by suit.** A suit's bits of the concealed key index a memo of that suit's readings
   (from :func:`engine.hand.decompose.suit_decompositions`, so the decomposition logic is
-  shared). Each per-suit reading carries its sets summarised in one packed int: sequence-start
-  mask, triplet mask and counters (sequences, triplets, identical-sequence pairs, triplet fu,
-  sets without a terminal or honour). Suits occupy disjoint bits, so a whole reading is
-  summarised by adding four ints, and its waits are memoised on the winning suit's reading.
-* **Yaku as bits.** Yaku are bits in :data:`RIICHI_YAKU` order; the context yaku and the ones
-  fixed by the hand's tiles (tanyao, honitsu, yakuhai ...) are computed once per hand, only the
-  shape yaku per reading. Han is three table look-ups on the bit set; the
-  :class:`~engine.scoring.result.YakuScore` tuple of a bit set is built once and kept. Han values
-  and names come from the yaku objects themselves, so their metadata stays the only source.
-* **Yakuman only when possible.** A few hand-level tests (flags, honour triplets, one suit, four
-  concealed triplets possible, kokushi) decide whether any yakuman can apply; most hands skip
-  them entirely.
+  shared). Each per-suit reading carries its sets summarised in one packed small int: the
+  sequence-start mask and counters (sequences, triplets, identical-sequence pairs, triplet fu,
+  pairs, the pair's kind, readings of the suit, sets without a terminal or honour). Suits occupy
+  disjoint bits, so a whole reading is summarised by adding four ints; its waits are memoised
+  on the winning suit's reading.
+* **Yaku as bits.** Yaku are bits in :data:`RIICHI_YAKU` order. The context yaku and the ones
+  fixed by the hand's tiles (tanyao, honitsu, yakuhai, shousangen ...) are computed once per
+  hand, only the shape yaku (pinfu, peikou, sanshoku, ittsu, chanta, toitoi, sanankou ...) and
+  fu per reading. Han is one to three table look-ups on the bit set; the result's
+  :class:`~engine.scoring.result.YakuScore` tuple for a bit set and dora counts is built once
+  and kept. Han values and names come from the yaku objects themselves, so their metadata stays
+  the only source.
+* **Yakuman only when possible.** The tile facts give every yakuman but suuankou once per hand
+  (most hands have none); suuankou is one comparison per reading.
+* **Cheap result.** Settlements are memoised (:func:`engine.scoring.result.settle_at`) and the
+  :class:`~engine.scoring.result.ScoreResult` is built by
+  :func:`~engine.scoring.result.win_result`, not the frozen dataclass's ``__init__``.
 """
 
 from __future__ import annotations
@@ -96,9 +101,7 @@ _OVER4 = _fields(range(34), 0b111000)
 _ADD5 = _fields(range(34), 5)
 _BIT3 = _fields(range(34), 0b1000)
 _NOT_PAIR = _KIND_MASK & ~_fields(range(34), 2)  # all fields 0 or 2 <=> seven pairs (14 tiles)
-_WIND_BIG = _fields(range(27, 31), 0b1000)
-_DRAGON_BIG = _fields(range(31, 34), 0b1000)
-_HONOUR_BIG = _WIND_BIG | _DRAGON_BIG
+_HONOUR_SHIFT = 27 * _W
 
 
 def _increments() -> tuple[int, ...]:
@@ -119,22 +122,72 @@ _CLOSED_TRIP_FU = tuple(8 if y else 4 for y in _IS_YAOCHU)
 
 
 def _dora_table(sanma: bool) -> tuple[int, ...]:
-    """Indicator tile code -> dora kind (``_NO_KIND`` for a kind no hand can hold)."""
+    """Indicator tile code -> the key shift of its dora kind (of ``_NO_KIND``, whose field is
+    always zero, for a kind no hand holds)."""
     out = []
     for code in range(128):
         k = code & ~RED
-        out.append(dora_of(k, sanma=sanma) if k < 34 else _NO_KIND)
+        out.append(_W * (dora_of(k, sanma=sanma) if k < 34 else _NO_KIND))
     return tuple(out)
 
 
 _DORA = (_dora_table(False), _dora_table(True))
+_NORTH_SHIFT = _W * NORTH
+_ROUND_FU = tuple(-(-fu // 10) * 10 for fu in range(256))  # fu rounded up to the next 10
 
 # ------------------------------------------------------------------------------------------------
 # Yaku bits, in RIICHI_YAKU order; han and names read from the objects.
 # ------------------------------------------------------------------------------------------------
 
-_KNOWN_YAKU = ["riichi", "double_riichi", "ippatsu", "menzen_tsumo", "pinfu", "tanyao", "iipeikou", "haitei", "houtei", "rinshan", "chankan", "haku", "hatsu", "chun", "seat_wind", "round_wind", "chiitoitsu", "sanshoku", "ittsu", "chanta", "toitoi", "sanankou", "sanshoku_doukou", "sankantsu", "shousangen", "honroutou", "honitsu", "junchan", "ryanpeikou", "chinitsu"]
-_KNOWN_YAKUMAN = ["tenhou", "chiihou", "kokushi", "kokushi_13", "suuankou", "suuankou_tanki", "daisangen", "shousuushii", "daisuushii", "tsuuiisou", "chinroutou", "ryuuiisou", "chuuren", "junsei_chuuren", "suukantsu"]
+_KNOWN_YAKU = [
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "menzen_tsumo",
+    "pinfu",
+    "tanyao",
+    "iipeikou",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "chankan",
+    "haku",
+    "hatsu",
+    "chun",
+    "seat_wind",
+    "round_wind",
+    "chiitoitsu",
+    "sanshoku",
+    "ittsu",
+    "chanta",
+    "toitoi",
+    "sanankou",
+    "sanshoku_doukou",
+    "sankantsu",
+    "shousangen",
+    "honroutou",
+    "honitsu",
+    "junchan",
+    "ryanpeikou",
+    "chinitsu",
+]
+_KNOWN_YAKUMAN = [
+    "tenhou",
+    "chiihou",
+    "kokushi",
+    "kokushi_13",
+    "suuankou",
+    "suuankou_tanki",
+    "daisangen",
+    "shousuushii",
+    "daisuushii",
+    "tsuuiisou",
+    "chinroutou",
+    "ryuuiisou",
+    "chuuren",
+    "junsei_chuuren",
+    "suukantsu",
+]
 
 # The fast path knows each standard yaku by id; should the standard tuples ever hold another
 # (or lose one), it switches itself off rather than answer differently from the objects.
@@ -193,23 +246,23 @@ _WORTH = (
     sum(1 << i for i, h in enumerate(_HAN_CLOSED) if h),
 )
 
-# The result's yaku list, keyed by the yaku bits, closedness and the four dora counts packed in
-# one int; the lists are few (about as many as distinct yaku combinations), so this stays small.
-_YAKU_TUPLES: dict[int, tuple[YakuScore, ...]] = {}
+# The result's yaku list, keyed by (yaku bits, closed, dora, aka, ura, kita): the lists are few
+# (about as many as distinct yaku combinations), so this stays small.
+_YakuKey = tuple[int, bool, int, int, int, int]
+_YAKU_TUPLES: dict[_YakuKey, tuple[YakuScore, ...]] = {}
 
 
-def _yaku_tuple(
-    bits: int, closed: bool, dora: int, aka: int, ura: int, kita: int, key: int
-) -> tuple[YakuScore, ...]:
+def _yaku_tuple(key: _YakuKey) -> tuple[YakuScore, ...]:
     """The yaku in RIICHI_YAKU order with their han, then the dora entries (as ``best_of``)."""
+    bits, closed, dora, aka, ura, kita = key
     hans = _HAN_CLOSED if closed else _HAN_OPEN
     out = [YakuScore(y.id, hans[i]) for i, y in enumerate(RIICHI_YAKU) if bits >> i & 1]
-    out += [YakuScore(name, n) for name, n in (("dora", dora), ("aka_dora", aka), ("ura_dora", ura), ("kita", kita)) if n]
+    extras = (("dora", dora), ("aka_dora", aka), ("ura_dora", ura), ("kita", kita))
+    out += [YakuScore(name, n) for name, n in extras if n]
     found = tuple(out)
-    if key >= 0:
-        if len(_YAKU_TUPLES) >= 1 << 16:
-            _YAKU_TUPLES.clear()
-        _YAKU_TUPLES[key] = found
+    if len(_YAKU_TUPLES) >= 1 << 16:
+        _YAKU_TUPLES.clear()
+    _YAKU_TUPLES[key] = found
     return found
 
 
@@ -246,14 +299,15 @@ _O_PEIKOU = 33  # pairs of identical sequences (2 bits)
 _O_TFU = 35  # fu of the concealed triplets (6 bits: at most 4 x 8)
 _O_NPAIR = 41  # number of pairs (3 bits; a reading needs exactly one)
 _O_PAIR = 44  # the pair's kind + 1 (6 bits)
-_O_NONCH = 50  # sets and pair holding no terminal or honour
+_O_NALT = 50  # how many readings the suit has (6 bits): the four add up to 4 when each has one
+_O_NONCH = 56  # sets and pair holding no terminal or honour
 
 _ITTSU_STARTS = 1 | 1 << 9 | 1 << 18
 
 # A part is (packed summary, pair kind or -1, sets as in engine.hand.decompose, {win kind: waits},
 # triplet-kind mask)
 _Part = tuple[int, int, tuple[int, ...], dict[int, tuple[int, ...]], int]
-_EMPTY: tuple[_Part, ...] = ((0, -1, (), {}, 0),)
+_EMPTY: tuple[_Part, ...] = ((1 << _O_NALT, -1, (), {}, 0),)
 _PARTS: dict[int, tuple[_Part, ...]] = {0: _EMPTY}
 _PARTS_MAX = 1 << 18  # bounded: cleared when full (a suit's patterns are few in practice)
 
@@ -264,7 +318,8 @@ def _parts(key: int, suit: int) -> tuple[_Part, ...]:
     n = 9 if suit < 3 else 7
     counts = bytes((key >> (_W * (base + i))) & _F for i in range(n))
     out: list[_Part] = []
-    for sets, pair in suit_decompositions(counts, suit < 3):
+    readings = suit_decompositions(counts, suit < 3)
+    for sets, pair in readings:
         abs_sets = tuple(s + base for s in sets)
         seqs = [s - SEQ for s in abs_sets if s >= SEQ]
         trips = [s for s in abs_sets if s < SEQ]
@@ -288,6 +343,7 @@ def _parts(key: int, suit: int) -> tuple[_Part, ...]:
             | tripfu << _O_TFU
             | (pair_abs >= 0) << _O_NPAIR
             | (pair_abs + 1) << _O_PAIR
+            | len(readings) << _O_NALT
             | nonch << _O_NONCH
         )
         out.append((packed, pair_abs, abs_sets, {}, tripmask))
@@ -337,6 +393,26 @@ def _removed_mask(kinds: frozenset[int]) -> int:
     return m
 
 
+def _honour_table() -> dict[int, tuple[int, int, int, int]]:
+    """Honour kinds with 3+ copies (the "count >= 3" bits of the key's honour fields, shifted
+    down) -> (dragon yakuhai bits, winds as a 4-bit mask, number of dragons, number of winds)."""
+    out = {}
+    for present in range(1 << 7):
+        key = sum(1 << (_W * i + 3) for i in range(7) if present >> i & 1)
+        dragons = [d for d in range(3) if present >> (4 + d) & 1]
+        bits = sum((B_HAKU, B_HATSU, B_CHUN)[d] for d in dragons)
+        out[key] = (bits, present & 15, len(dragons), (present & 15).bit_count())
+    return out
+
+
+_HONOURS = _honour_table()
+# Suit mix (1 m, 2 p, 4 s, 8 honours) -> honitsu or chinitsu bit; -> the suit's first kind for a
+# one-suit hand (-1 otherwise).
+_SUIT_MIX_YAKU = tuple(
+    B_HONITSU if m in (9, 10, 12) else (B_CHINITSU if m in (1, 2, 4) else 0) for m in range(16)
+)
+_ONE_SUIT_BASE = tuple({1: 0, 2: 9, 4: 18}.get(m, -1) for m in range(16))
+_SUIT_OF = tuple(k // 9 if k < 27 else 3 for k in range(34))  # the suit index (3 = honours) of a kind
 _CHUUREN = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 _WAIT_NAMES = ("ryanmen", "kanchan", "penchan", "shanpon", "tanki")
 _WAIT_FU = (0, 2, 2, 0, 2)  # kanchan, penchan and tanki add 2 fu
@@ -498,10 +574,7 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
         hb |= B_TANYAO
     elif all_yaochu and suits & 8 and suits & 7:
         hb |= B_HONROUTOU
-    if suits == 9 or suits == 10 or suits == 12:
-        hb |= B_HONITSU
-    elif suits == 1 or suits == 2 or suits == 4:
-        hb |= B_CHINITSU
+    hb |= _SUIT_MIX_YAKU[suits]
 
     # yakuman of every form, and of the standard form, fixed by the context and the tiles
     y_all = 0
@@ -521,38 +594,28 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
         y_all |= Y_SUUKANTSU
 
     # standard-form yaku fixed by the tiles: honours only form triplets and the pair, so the
-    # honour triplets (kinds with 3+ copies) and the honour pair are the same in every reading
+    # honour triplets (kinds with 3+ copies) and the honour pair (in the concealed part) are the
+    # same in every reading
     sb = 0
     y_std = 0
-    if suits & 8 and (big := (every + _ADD5) & _BIT3) & _HONOUR_BIG:
-        if big >> (_W * 31 + 3) & 1:
-            sb |= B_HAKU
-        if big >> (_W * 32 + 3) & 1:
-            sb |= B_HATSU
-        if big >> (_W * 33 + 3) & 1:
-            sb |= B_CHUN
-        if big >> (_W * seat_k + 3) & 1:
+    if suits & 8 and (honours := ((every + _ADD5) & _BIT3) >> _HONOUR_SHIFT):
+        sb, winds, n_dragons, n_winds = _HONOURS[honours]
+        if winds >> seat & 1:
             sb |= B_SEAT
-        if big >> (_W * round_k + 3) & 1:
+        if winds >> (round_k - 27) & 1:
             sb |= B_ROUND
-        n_dragons = (big & _DRAGON_BIG).bit_count()
+        hpair = dz[0][1] if dz else -1  # the honour pair, if the honours hold the pair
         if n_dragons == 3:
             y_std = Y_DAISANGEN
-        elif n_dragons == 2:
-            for d in (31, 32, 33):
-                if (every >> (_W * d)) & _F == 2:
-                    sb |= B_SHOUSANGEN
-        n_winds = (big & _WIND_BIG).bit_count()
+        elif n_dragons == 2 and hpair >= 31:
+            sb |= B_SHOUSANGEN
         if n_winds == 4:
             y_std |= Y_DAISUUSHII
-        elif n_winds == 3:
-            for w in (27, 28, 29, 30):
-                if (every >> (_W * w)) & _F == 2:
-                    y_std |= Y_SHOUSUUSHII
+        elif n_winds == 3 and 27 <= hpair < 31:
+            y_std |= Y_SHOUSUUSHII
     if kans == 3:
         sb |= B_SANKANTSU
-    if not n_melds and (suits == 1 or suits == 2 or suits == 4):
-        base = 0 if suits == 1 else (9 if suits == 2 else 18)
+    if not n_melds and (base := _ONE_SUIT_BASE[suits]) >= 0:
         if all((ck >> (_W * (base + i))) & _F >= _CHUUREN[i] for i in range(9)):
             extra = (ck >> (_W * win)) & _F
             y_std |= Y_JUNSEI if extra - 1 == _CHUUREN[win - base] else Y_CHUUREN
@@ -566,15 +629,15 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
     try:
         for ind in ctx.dora_indicators:
             d = dtab[ind]
-            dora += (every >> (_W * d)) & _F
-            if d == NORTH:
+            dora += (every >> d) & _F
+            if d == _NORTH_SHIFT:
                 dora += kita
         ura = 0
         if ctx.riichi or ctx.double_riichi:
             for ind in ctx.ura_indicators:
                 d = dtab[ind]
-                ura += (every >> (_W * d)) & _F
-                if d == NORTH:
+                ura += (every >> d) & _F
+                if d == _NORTH_SHIFT:
                     ura += kita
     except (IndexError, TypeError):
         return None
@@ -587,17 +650,16 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
         keep &= ~B_TANYAO
     t0, t1, t2 = _TABLES[closed]
     fu_base = 20 + meld_fu + (2 if tsumo else (10 if closed else 0))
-    best_key = -1
+    found = False  # a reading with yaku; the best so far in best_*
     best_bits = best_fu = best_han = best_base = best_wait = 0
     best_limit = ""
     y_best_mult = 0
     y_best_bits = y_best_wait = 0
     if standard:
         combos: Iterable[tuple[_Part, ...]]
-        single = len(dm) == 1 and len(dp) == 1 and len(ds) == 1 and len(dz) == 1
+        single = (s >> _O_NALT) & _F == 4  # one reading per suit (most hands)
         combos = ((dm[0], dp[0], ds[0], dz[0]),) if single else product(dm, dp, ds, dz)
-        win_suit = win // 9 if win < 27 else 3
-        dwpf = opts.double_wind_pair_fu
+        win_suit = _SUIT_OF[win]
         for combo in combos:
             if not single:
                 s = combo[0][0] + combo[1][0] + combo[2][0] + combo[3][0]
@@ -644,7 +706,9 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
                     pair_fu += 2
                     yakuhai_pair = True
                 if pair_fu == 4 and pair < 31:
-                    pair_fu = dwpf
+                    pair_fu = opts.double_wind_pair_fu
+                    if not 0 <= pair_fu <= 32:
+                        return None  # keeps every fu inside the _ROUND_FU table
             pinfu_able = closed and nseq == 4 and not yakuhai_pair
             ctrip += ankans
             for w in waits:
@@ -667,15 +731,17 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
                     bits |= B_PINFU
                     fu = 20 if tsumo else 30
                 else:
-                    fu = fu_base + tf + pair_fu + _WAIT_FU[w]
-                    fu = -(-fu // 10) * 10
+                    fu = _ROUND_FU[fu_base + tf + pair_fu + _WAIT_FU[w]]
                     if fu == 20 and not closed:
                         fu = 30
                 bits &= keep
                 if not bits:
                     continue
-                han = t0[bits & 1023] + t1[(bits >> 10) & 1023] + t2[bits >> 20] + extra_han
-                if best_key >= 0 and han <= best_han and fu <= best_fu:
+                if bits < 1024:  # only yaku of the first chunk (riichi, tsumo, pinfu, tanyao ...)
+                    han = t0[bits] + extra_han
+                else:
+                    han = t0[bits & 1023] + t1[(bits >> 10) & 1023] + t2[bits >> 20] + extra_han
+                if found and han <= best_han and fu <= best_fu:
                     continue  # cannot beat the best: base points grow with han and with fu
                 # Below 1920 base points neither a limit nor kiriage can apply (base_points).
                 b = fu << (han + 2) if han < 5 else 2000
@@ -683,17 +749,15 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
                     limit = ""
                 else:
                     b, limit = base_points(han, fu, 0, opts)
-                k = (b << 20) | (han << 10) | fu  # the generic (base, han, fu) order, as one int
-                if k > best_key:
-                    best_key, best_bits, best_fu, best_han, best_base, best_limit, best_wait = (
-                        k,
-                        bits,
-                        fu,
-                        han,
-                        b,
-                        limit,
-                        w,
-                    )
+                # the generic order (base, han, fu), the first of equals kept
+                if not found or (b, han, fu) > (best_base, best_han, best_fu):
+                    found = True
+                    best_bits = bits
+                    best_fu = fu
+                    best_han = han
+                    best_base = b
+                    best_limit = limit
+                    best_wait = w
     if chiitoi:
         if y_all:
             mult = _yakuman_pick(y_all, opts)[0]
@@ -704,17 +768,14 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
             if bits:
                 han = t0[bits & 1023] + t1[(bits >> 10) & 1023] + t2[bits >> 20] + extra_han
                 b, limit = base_points(han, 25, 0, opts)
-                k = (b << 20) | (han << 10) | 25
-                if k > best_key:
-                    best_key, best_bits, best_fu, best_han, best_base, best_limit, best_wait = (
-                        k,
-                        bits,
-                        25,
-                        han,
-                        b,
-                        limit,
-                        _TANKI,
-                    )
+                if not found or (b, han, 25) > (best_base, best_han, best_fu):
+                    found = True
+                    best_bits = bits
+                    best_fu = 25
+                    best_han = han
+                    best_base = b
+                    best_limit = limit
+                    best_wait = _TANKI
     if kokushi:
         yb = y_all | (Y_KOKUSHI13 if (ck >> (_W * win)) & _F == 2 else Y_KOKUSHI)
         mult = _yakuman_pick(yb, opts)[0]
@@ -726,13 +787,10 @@ def score_fast(spec: HandSpec, rs: Ruleset) -> ScoreResult | None:  # noqa: C901
         base, limit = base_points(0, 0, mult, opts)
         pts, pay = settle_at(base, seat, tsumo, ctx.discarder, ctx.honba, ctx.sticks, opts)
         return win_result(ys, 0, 0, mult, pts, pay, limit, _WAIT_NAMES[y_best_wait])
-    if best_key < 0:
+    if not found:
         return ScoreResult(False, reason=NO_YAKU)
-    if extra_han < 256:
-        key = (best_bits << 1 | closed) << 32 | dora << 24 | aka << 16 | ura << 8 | kita_han
-        ys = _YAKU_TUPLES.get(key) or _yaku_tuple(best_bits, closed, dora, aka, ura, kita_han, key)
-    else:
-        ys = _yaku_tuple(best_bits, closed, dora, aka, ura, kita_han, -1)
+    ykey = (best_bits, closed, dora, aka, ura, kita_han)
+    ys = _YAKU_TUPLES.get(ykey) or _yaku_tuple(ykey)
     pts, pay = settle_at(best_base, seat, tsumo, ctx.discarder, ctx.honba, ctx.sticks, opts)
     return win_result(ys, best_han, best_fu, 0, pts, pay, best_limit, _WAIT_NAMES[best_wait])
 

@@ -1,9 +1,13 @@
-"""Typed scoring results, and points/payments from han and fu (riichi.md §10)."""
+"""Typed scoring results, and points/payments from han and fu (riichi.md §10).
+
+:func:`win_result` and :func:`settle_at` are the scorer's cheap routes to exactly what
+``ScoreResult(...)`` and :func:`settle` give (the fast path makes one of each per hand).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -57,35 +61,64 @@ class ScoreResult:
         return out
 
 
-_FIELD_NAMES = ("agari", "yaku", "han", "fu", "yakuman", "points", "payments", "limit", "reason", "wait", "details")
+_FIELD_NAMES = (
+    "agari",
+    "yaku",
+    "han",
+    "fu",
+    "yakuman",
+    "points",
+    "payments",
+    "limit",
+    "reason",
+    "wait",
+    "details",
+)
+
+
+class _Unfrozen:
+    """A plain slots class with exactly :class:`ScoreResult`'s slots: filled with ordinary
+    (specialised, cheap) attribute stores, then relabelled as a ScoreResult."""
+
+    __slots__ = _FIELD_NAMES
+    agari: bool
+    yaku: tuple[YakuScore, ...]
+    han: int
+    fu: int
+    yakuman: int
+    points: int
+    payments: dict[str, int]
+    limit: str
+    reason: str
+    wait: str
+    details: dict[str, Any]
 
 
 def _make_win_result() -> Callable[..., ScoreResult]:
-    """Build ``win_result``: a winning :class:`ScoreResult` without the dataclass ``__init__``.
+    """Build ``win_result``: a winning :class:`ScoreResult` made without the dataclass ``__init__``.
 
-    A frozen dataclass's ``__init__`` stores each field through ``object.__setattr__`` (a global
-    and an attribute look-up per field); the slots' own descriptors do the same store directly,
-    which halves the cost of the one result the scorer's fast path makes per hand. Should the
-    fields ever change, this falls back to the ordinary constructor."""
-    if tuple(f.name for f in fields(ScoreResult)) != _FIELD_NAMES:
+    A frozen dataclass's ``__init__`` stores each field through ``object.__setattr__``, which costs
+    about as much as the whole rest of a fast-path hand. Python allows ``__class__`` assignment
+    between classes with the same ``__slots__`` (data model, "__slots__"), so the result is
+    filled as a plain :class:`_Unfrozen` and then becomes a ScoreResult: the same object the
+    constructor makes, frozen from then on. An import-time check compares it with the
+    constructor's; should that ever fail (fields changed, another Python), the ordinary
+    constructor is used."""
 
-        def slow(
-            yaku: tuple[YakuScore, ...],
-            han: int,
-            fu: int,
-            yakuman: int,
-            points: int,
-            payments: dict[str, int],
-            limit: str,
-            wait: str,
-        ) -> ScoreResult:
-            return ScoreResult(True, yaku, han, fu, yakuman, points, payments, limit, wait=wait)
+    def slow(
+        yaku: tuple[YakuScore, ...],
+        han: int,
+        fu: int,
+        yakuman: int,
+        points: int,
+        payments: dict[str, int],
+        limit: str,
+        wait: str,
+    ) -> ScoreResult:
+        return ScoreResult(True, yaku, han, fu, yakuman, points, payments, limit, wait=wait)
 
-        return slow
     new = object.__new__
-    (s_agari, s_yaku, s_han, s_fu, s_yakuman, s_points, s_payments, s_limit, s_reason, s_wait, s_details) = (
-        ScoreResult.__dict__[name].__set__ for name in _FIELD_NAMES
-    )
+    result_class = ScoreResult
 
     def fast(
         yaku: tuple[YakuScore, ...],
@@ -97,21 +130,29 @@ def _make_win_result() -> Callable[..., ScoreResult]:
         limit: str,
         wait: str,
     ) -> ScoreResult:
-        r: ScoreResult = new(ScoreResult)
-        s_agari(r, True)
-        s_yaku(r, yaku)
-        s_han(r, han)
-        s_fu(r, fu)
-        s_yakuman(r, yakuman)
-        s_points(r, points)
-        s_payments(r, payments)
-        s_limit(r, limit)
-        s_reason(r, "")
-        s_wait(r, wait)
-        s_details(r, {})
-        return r
+        r = new(_Unfrozen)
+        r.agari = True
+        r.yaku = yaku
+        r.han = han
+        r.fu = fu
+        r.yakuman = yakuman
+        r.points = points
+        r.payments = payments
+        r.limit = limit
+        r.reason = ""
+        r.wait = wait
+        r.details = {}
+        r.__class__ = result_class  # type: ignore[assignment]
+        return r  # type: ignore[return-value]
 
-    return fast
+    if getattr(ScoreResult, "__slots__", None) != _FIELD_NAMES:
+        return slow
+    try:
+        probe = fast((YakuScore("riichi", 1),), 1, 30, 0, 1000, {"E": 1}, "", "tanki")
+    except TypeError:
+        return slow
+    same = slow((YakuScore("riichi", 1),), 1, 30, 0, 1000, {"E": 1}, "", "tanki")
+    return fast if type(probe) is ScoreResult and probe == same else slow
 
 
 # ``win_result(yaku, han, fu, yakuman, points, payments, limit, wait)`` is
@@ -157,7 +198,7 @@ def settle(
     return settle_at(base, seat, tsumo, discarder, honba, sticks, opts)
 
 
-_OTHERS: dict[int, tuple[str, ...]] = {}  # players * 8 + seat -> the other seats' letters, in seat order
+_OTHERS: dict[tuple[int, int], tuple[str, ...]] = {}  # (players, seat) -> the others' letters, in seat order
 
 
 # Settlements by (base, seat, tsumo, discarder, honba, sticks, players, honba_ron, honba_tsumo):
@@ -185,9 +226,9 @@ def _settle(
     """Payments list the other seats in seat order, then the winner (a ron's discarder keeps its
     place among the others), so a result's JSON reads the same whichever path made it."""
     players = opts.players
-    others = _OTHERS.get(players * 8 + seat)
+    others = _OTHERS.get((players, seat))
     if others is None:
-        others = _OTHERS[players * 8 + seat] = tuple(WIND_LETTERS[o] for o in range(players) if o != seat)
+        others = _OTHERS[(players, seat)] = tuple(WIND_LETTERS[o] for o in range(players) if o != seat)
     if tsumo:
         extra = opts.honba_tsumo * honba
         double = -(-base * 2 // 100) * 100
