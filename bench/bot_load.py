@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bot.presenter as presenter_mod  # noqa: E402
+from bench.results import write_section  # noqa: E402
 from bot.ai.policy import POLICIES  # noqa: E402
 from bot.client import JantakuBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
@@ -799,19 +800,6 @@ def main() -> int:
         write_section("bench/bot_load.py", "\n".join(out))
     return 0
 
-
-def write_section(name: str, text: str) -> None:
-    path = ROOT / "bench" / "RESULTS.md"
-    head = f"## {name}"
-    body = f"{head}\n\n```\n{text}\n```\n"
-    old = path.read_text() if path.exists() else "# Benchmark results\n\n"
-    if head in old:
-        start = old.index(head)
-        nxt = old.find("\n## ", start + len(head))
-        old = old[:start] + body + ("\n" + old[nxt + 1 :] if nxt >= 0 else "")
-    else:
-        old = old.rstrip("\n") + "\n\n" + body
-    path.write_text(old)
 
 
 if __name__ == "__main__":

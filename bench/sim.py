@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results import write_section  # noqa: E402
 from engine.hand.shanten import calculator  # noqa: E402
 from engine.rules import find_ruleset  # noqa: E402
 from engine.table.game import Game  # noqa: E402
@@ -140,19 +141,6 @@ def main() -> int:
         write_section("bench/sim.py", text)
     return 0
 
-
-def write_section(name: str, text: str) -> None:
-    path = ROOT / "bench" / "RESULTS.md"
-    head = f"## {name}"
-    body = f"{head}\n\n```\n{text}\n```\n"
-    old = path.read_text() if path.exists() else "# Benchmark results\n\n"
-    if head in old:
-        start = old.index(head)
-        nxt = old.find("\n## ", start + len(head))
-        old = old[:start] + body + (old[nxt + 1 :] if nxt >= 0 else "")
-    else:
-        old = old.rstrip("\n") + "\n\n" + body
-    path.write_text(old)
 
 
 if __name__ == "__main__":
