@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -47,7 +48,8 @@ class JantakuBot(commands.Bot):
         tables = await self.service.load()
         log.info("restored %d open tables", len(tables))
         self.timers.start()
-        self.loop.create_task(self._resume(tables))
+        # keep a reference: a task nobody holds may be garbage-collected before it runs
+        self._resume_task = asyncio.create_task(self._resume(tables), name="jantaku-resume")
 
     async def _resume(self, tables: list) -> None:  # type: ignore[type-arg]
         await self.wait_until_ready()

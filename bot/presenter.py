@@ -8,6 +8,7 @@ about the rules: every button is one of the engine's legal actions.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Callable
@@ -187,6 +188,7 @@ class Presenter:
         self._prompted: dict[int, set[int]] = {}  # table → seats whose hand message shows buttons
         self._dms: dict[int, Any] = {}  # user id → DM channel (saves a user fetch per hand message)
         self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}  # (table, seat) → the hand last drawn
+        self._locks: dict[int, asyncio.Lock] = {}
 
     async def channel(self, t: Table) -> Any:
         cid = t.row.thread_id or t.row.channel_id
@@ -196,6 +198,12 @@ class Presenter:
         return ch
 
     async def on_update(self, u: Update) -> None:
+        # One table's messages are updated one update at a time: otherwise an older update's edit
+        # could land after a newer one and leave stale buttons up.
+        async with self._locks.setdefault(u.table.id, asyncio.Lock()):
+            await self._on_update(u)
+
+    async def _on_update(self, u: Update) -> None:
         t = u.table
         g = t.game
         if g is None:
