@@ -39,7 +39,8 @@ async def _play_out(c: Club, humans: list[str], limit: int = 5000) -> None:
 def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
     async def main() -> None:
         async with club(tmp_path) as c:
-            await c.slash("alice", "table open", {"length": "tonpuu"})
+            # Tenhou's own rules, so that the tenhou.net/6 export reads back under the same rules
+            await c.slash("alice", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
             await c.slash("bob", "table join", {})
             await c.slash("alice", "table add-ai", {"seats": 2})
             await c.slash("alice", "table start", {})
