@@ -256,9 +256,6 @@ class ShantenCalculator:
         yp = any(c[k] >= 2 for k in YAOCHU)
         return std, chiitoi, 13 - y - (1 if yp else 0)
 
-    def _slow_standard(self, counts: Sequence[int]) -> int:
-        return self._slow_forms(counts)[0]
-
     # -- derived questions -------------------------------------------------------------------
 
     def waits(self, counts: Sequence[int], *, held_all: bool = True) -> list[int]:
