@@ -16,12 +16,13 @@ from engine.rules.options import PRESETS, RiichiOptions
 from engine.scoring.evaluate import evaluate
 from engine.scoring.result import ScoreResult
 from engine.scoring.yaku import RIICHI_YAKU, RIICHI_YAKUMAN, Yaku
+from engine.table.hooks import TableHooks
 
 SANMA_REMOVED = frozenset(range(1, 8))  # 2m..8m
 
 
 @dataclass(frozen=True, kw_only=True)
-class Ruleset:
+class Ruleset(TableHooks):
     name: str = "riichi"
     players: int = 4
     copies: int = 4  # copies of each kind

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from engine.hand.decompose import decompositions
-from engine.notation import HandSpec, Meld, MeldType, WinContext
-from engine.scoring.result import ScoreResult, base_points, ceil100
-from engine.table.actions import Action, ActionType, canon
-from engine.table.wall import Deal, TileSet, deal_from_seed, standard_tileset
+from engine.notation import HandSpec, Meld, MeldType
+from engine.scoring.result import ScoreResult
+from engine.table.actions import Action, ActionType
+from engine.table.hooks import kuikae_kinds
+from engine.table.wall import Deal, TileSet, standard_tileset
 from engine.tiles import NORTH, RED, YAOCHU, is_yaochu
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class Game:
                 return
             deal = self._deals[self.hand_index]
         else:
-            deal = deal_from_seed(self.tileset, self.seed, self.hand_index, players=n, dealer=self.dealer)
+            deal = self.ruleset.deal(self)
         self.deal = deal
         self.seats = [SeatState() for _ in range(n)]
         for s in range(n):
@@ -248,15 +248,7 @@ class Game:
         return self.live_end - self.live_pos
 
     def _update_waits(self, s: int) -> None:
-        st = self.seats[s]
-        c = st.counts
-        if sum(c) % 3 != 1:
-            st.waits = ()
-            return
-        if self._calc.standard(c) > 0 and (st.melds or self._calc.shanten(c) > 0):
-            st.waits = ()
-            return
-        st.waits = tuple(self._calc.waits(c))
+        self.seats[s].waits = self.ruleset.wait_set(self, s)
 
     def _draw(self, seat: int, rinshan: bool = False) -> None:
         st = self.seats[seat]
@@ -309,11 +301,8 @@ class Game:
     def ura_indicators(self) -> list[int]:
         return list(self.deal.ura[: self.dora_revealed])
 
-    def _any_call_cancels(self) -> None:
-        """A call of any kind ends every ippatsu and the first go-around."""
-        self.calls_in_hand += 1
-        for st in self.seats:
-            st.ippatsu = False
+    def _any_call_cancels(self, caller: int) -> None:
+        self.ruleset.call_cancels(self, caller)
 
     # ------------------------------------------------------------------ scoring
 
@@ -327,39 +316,14 @@ class Game:
         for m in st.melds:
             mt = m.type
             melds.append(Meld(mt, tuple(codes[t] for t in m.tiles)))
-        wind = self.seat_wind(seat)
-        first = st.turns == 0 and self.calls_in_hand == 0 and not self.rinshan_draw
-        ctx = WinContext(
-            tsumo=tsumo,
-            seat_wind=wind,
-            round_wind=self.round_wind,
-            riichi=st.riichi == 1,
-            double_riichi=st.riichi == 2,
-            ippatsu=st.ippatsu,
-            haitei=tsumo and self.live_left == 0 and not self.rinshan_draw,
-            houtei=not tsumo and not chankan and self.live_left == 0,
-            rinshan=tsumo and self.rinshan_draw,
-            chankan=chankan,
-            tenhou=tsumo and first and wind == 0,
-            chiihou=tsumo and first and wind != 0,
-            dora_indicators=tuple(codes[t] for t in self.dora_indicators()),
-            ura_indicators=tuple(codes[t] for t in self.ura_indicators()) if st.riichi else (),
-            honba=0,
-            sticks=0,
-            kita=len(st.kita),
-            players=self.players,
-            discarder=self.seat_wind(from_seat) if from_seat >= 0 else None,
-        )
+        ctx = self.ruleset.win_context(self, seat, tsumo=tsumo, chankan=chankan, from_seat=from_seat)
         return HandSpec(tuple(concealed), tuple(melds), codes[win_tile], ctx, self.ruleset.name)
 
     def _win_value(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> ScoreResult:
         return self.ruleset.score(self._spec(seat, win_tile, tsumo=tsumo, chankan=chankan, from_seat=from_seat))
 
     def _furiten(self, seat: int) -> bool:
-        st = self.seats[seat]
-        if st.furiten_temp or st.furiten_riichi:
-            return True
-        return any(k in st.discarded_kinds for k in st.waits)
+        return self.ruleset.furiten(self, seat)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -387,8 +351,7 @@ class Game:
         return LegalActions([])
 
     def _kan_allowed(self, seat: int) -> bool:
-        # R-4.8: not on an empty live wall (so never by the haitei drawer), at most four kans
-        return self.live_left > 0 and len(self.kans) < 4
+        return self.ruleset.kan_allowed(self, seat)
 
     def _turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
@@ -404,9 +367,8 @@ class Game:
             return out
         c34 = st.counts
         # tsumo
-        if self._calc.is_agari(c34):
-            if self._win_value(seat, self.drawn, tsumo=True).agari:
-                out.append(Action(A.TSUMO, seat))
+        if self.ruleset.can_tsumo(self, seat):
+            out.append(Action(A.TSUMO, seat))
         # nine terminals
         ab = self.opts.abortive_draws
         if ab.kyuushu_kyuuhai and st.turns == 0 and self.calls_in_hand == 0 and not self.rinshan_draw:
@@ -439,13 +401,7 @@ class Game:
             if c not in seen:
                 seen.add(c)
                 discards.append(c)
-        can_riichi = (
-            not st.riichi
-            and all(m.type is MeldType.ANKAN for m in st.melds)
-            and self.scores[seat] >= 1000
-            and self.live_left >= self.opts.riichi_min_live
-            and self._calc.shanten(c34) <= 0
-        )
+        can_riichi = self.ruleset.riichi_allowed(self, seat) and self._calc.shanten(c34) <= 0
         for c in discards:
             out.append(Action(A.DISCARD, seat, c))
         if can_riichi:
@@ -473,12 +429,7 @@ class Game:
             return t is A.DISCARD and (a.tile & ~RED) not in st.kuikae
         if t is A.DISCARD:
             return not st.riichi or codes[self.drawn] == a.tile
-        if (
-            st.riichi
-            or not all(m.type is MeldType.ANKAN for m in st.melds)
-            or self.scores[seat] < 1000
-            or self.live_left < self.opts.riichi_min_live
-        ):
+        if not self.ruleset.riichi_allowed(self, seat):
             return False
         c34 = st.counts
         k = a.tile & ~RED
@@ -488,92 +439,17 @@ class Game:
         return ok
 
     def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
-        """R-5.3: the drawn tile is the fourth; waits unchanged; the three are a triplet in every reading."""
-        st = self.seats[seat]
-        before = list(st.counts)
-        before[kind] -= 1  # the pre-draw hand
-        waits = self._calc.waits(before)
-        if not waits:
-            return False
-        after = list(before)
-        after[kind] -= 3
-        if tuple(self._calc.waits(after)) != tuple(waits):
-            return False
-        for w in waits:
-            before[w] += 1
-            for sets, _pair in decompositions(before):
-                if kind not in sets:
-                    before[w] -= 1
-                    return False
-            before[w] -= 1
-        return True
+        return self.ruleset.riichi_ankan_ok(self, seat, kind)
 
     def _call_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
-        st = self.seats[seat]
-        codes = self._codes
-        code = codes[tile]
-        k = code & ~RED
+        rs = self.ruleset
         out: list[Action] = []
-        if k in st.waits and not self._furiten(seat):
-            st.counts[k] += 1
-            st.tiles.append(tile)
-            try:
-                ok = self._calc.is_agari(st.counts) and self._win_value(seat, tile, tsumo=False, from_seat=discarder).agari
-            finally:
-                st.tiles.pop()
-                st.counts[k] -= 1
-            if ok:
-                out.append(Action(A.RON, seat))
-        if self.live_left > 0 and not st.riichi:
-            c34 = st.counts
-            if c34[k] >= 2:
-                for pair in self._pairs_of(st, k):
-                    if self._has_discard_after(st, {k}, pair):
-                        out.append(Action(A.PON, seat, -1, pair))
-            if c34[k] == 3 and self._kan_allowed(seat):
-                out.append(Action(A.DAIMINKAN, seat))
-            if self.ruleset.players == 4 and seat == (discarder + 1) % self.players and k < 27:
-                r = k % 9
-                for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
-                    if a < k - r or b > k - r + 8 or not c34[a] or not c34[b]:
-                        continue
-                    forbid = {k}
-                    if a == k + 1:  # called the low end of k,k+1,k+2: k+3 is the other end
-                        if r + 3 <= 8:
-                            forbid.add(k + 3)
-                    elif b == k - 1:  # called the high end
-                        if r - 3 >= 0:
-                            forbid.add(k - 3)
-                    for pair in self._chi_pairs(st, a, b):
-                        if self._has_discard_after(st, forbid, pair):
-                            out.append(Action(A.CHI, seat, -1, pair))
+        if rs.can_ron(self, seat, tile, discarder):
+            out.append(Action(A.RON, seat))
+        out.extend(rs.call_options(self, seat, tile, discarder))
         if out:
             out.append(Action(A.PASS, seat))
         return out
-
-    def _pairs_of(self, st: SeatState, k: int) -> list[tuple[int, ...]]:
-        codes = sorted({self._codes[t] for t in st.tiles if self._codes[t] & ~RED == k}, key=lambda c: c & RED)
-        plain = sum(1 for t in st.tiles if self._codes[t] == k)
-        out: list[tuple[int, ...]] = []
-        if plain >= 2:
-            out.append((k, k))
-        if (k | RED) in codes and plain >= 1:
-            out.append((k, k | RED))
-        return out
-
-    def _chi_pairs(self, st: SeatState, a: int, b: int) -> list[tuple[int, ...]]:
-        have = {self._codes[t] for t in st.tiles}
-        out: list[tuple[int, ...]] = []
-        for ca in {x for x in (a, a | RED) if x in have}:
-            for cb in {x for x in (b, b | RED) if x in have}:
-                out.append(canon((ca, cb)))
-        return sorted(out)
-
-    def _has_discard_after(self, st: SeatState, forbid: set[int], used: tuple[int, ...]) -> bool:
-        rest = [self._codes[t] & ~RED for t in st.tiles]
-        for c in used:
-            rest.remove(c & ~RED)
-        return any(k not in forbid for k in rest)
 
     # ------------------------------------------------------------------ applying actions
 
@@ -698,7 +574,7 @@ class Game:
         st.counts[kind] = 0
         st.melds.append(TableMeld(MeldType.ANKAN, tuple(tiles)))
         self._reveal_pending_dora()
-        self._any_call_cancels()
+        self._any_call_cancels(seat)
         self.kans.append(seat)
         self.dora_revealed += 1  # R-3.5: an ankan reveals at once
         # R-6.6: only kokushi may rob an ankan
@@ -741,41 +617,21 @@ class Game:
         self._finish_kakan(seat)
 
     def _finish_kakan(self, seat: int) -> None:
-        self._any_call_cancels()
+        self._any_call_cancels(seat)
         self.kans.append(seat)
         self.pending_dora += 1
         self._after_kan(seat)
 
     def _can_rob(self, s: int, tile: int, kan_seat: int, *, kokushi_only: bool, chankan: bool = True) -> bool:
-        st = self.seats[s]
-        k = self._codes[tile] & ~RED
-        if k not in st.waits:
-            return False
-        if self._furiten(s):
-            return False
-        st.counts[k] += 1
-        st.tiles.append(tile)
-        try:
-            if not self._calc.is_agari(st.counts):
-                return False
-            r = self._win_value(s, tile, tsumo=False, chankan=chankan, from_seat=kan_seat)
-            if kokushi_only:
-                return r.agari and any(y.name.startswith("kokushi") for y in r.yaku)
-            return r.agari
-        finally:
-            st.tiles.pop()
-            st.counts[k] -= 1
+        return self.ruleset.can_ron(self, s, tile, kan_seat, chankan=chankan, kokushi_only=kokushi_only)
 
     def _resolve_chankan(self) -> None:
         seat = self.current
         rons = [s for s, a in self.responses.items() if a.type is A.RON]
         tile = self.kakan_tile
-        k = self._codes[tile] & ~RED
         for s, a in self.responses.items():
-            if a.type is A.PASS and k in self.seats[s].waits:
-                self.seats[s].furiten_temp = True
-                if self.seats[s].riichi:
-                    self.seats[s].furiten_riichi = True
+            if a.type is A.PASS:
+                self.ruleset.passed_win(self, s, tile)
         self.pending = {}
         self.responses = {}
         if rons:
@@ -793,8 +649,7 @@ class Game:
             self._finish_kakan(seat)
 
     def _after_kan(self, seat: int) -> None:
-        self._kan_move()
-        self._draw(seat, rinshan=True)
+        self.ruleset.after_kan(self, seat)
 
     def _kita(self, seat: int) -> None:
         st = self.seats[seat]
@@ -818,7 +673,7 @@ class Game:
 
     def _finish_kita(self, seat: int) -> None:
         self.kita_window = False
-        self._any_call_cancels()
+        self._any_call_cancels(seat)
         self._kan_move()
         self._draw(seat, rinshan=True)
 
@@ -830,18 +685,12 @@ class Game:
     def _resolve_calls(self) -> None:
         discarder = self.last_discarder
         tile = self.last_discard
-        k = self._codes[tile] & ~RED
         responses = self.responses
         rons = [s for s, a in responses.items() if a.type is A.RON]
         # passing a winning tile: temporary furiten, permanent after riichi (R-6.4)
         for s in range(self.players):
-            if s == discarder or s in rons:
-                continue
-            st = self.seats[s]
-            if k in st.waits:
-                st.furiten_temp = True
-                if st.riichi:
-                    st.furiten_riichi = True
+            if s != discarder and s not in rons:
+                self.ruleset.passed_win(self, s, tile)
         self.pending = {}
         self.responses = {}
         if rons:
@@ -862,14 +711,7 @@ class Game:
             self.scores[discarder] -= 1000
             self.sticks += 1
             self.riichi_deposits.append(discarder)
-        call = None
-        for a in responses.values():
-            if a.type in (A.PON, A.DAIMINKAN):
-                call = a
-        if call is None:
-            for a in responses.values():
-                if a.type is A.CHI:
-                    call = a
+        call = self.ruleset.choose_call(self, responses, discarder)
         ab = self.opts.abortive_draws
         if call is None:
             if (
@@ -888,7 +730,7 @@ class Game:
             if ab.suukaikan and len(self.kans) == 4 and len(set(self.kans)) > 1 and self._kan_just_made(discarder):
                 self._abortive("suukaikan")
                 return
-            if self.live_left == 0:
+            if self.ruleset.hand_exhausted(self):
                 self._exhaustive()
                 return
             self._draw((discarder + 1) % self.players)
@@ -905,7 +747,7 @@ class Game:
         dst = self.seats[discarder]
         dst.river_called[-1] = True
         dst.nagashi = False
-        self._any_call_cancels()
+        self._any_call_cancels(seat)
         k = self._codes[tile] & ~RED
         if call.type is A.DAIMINKAN:
             own = [t for t in st.tiles if self._codes[t] & ~RED == k]
@@ -924,15 +766,9 @@ class Game:
             st.kuikae = frozenset({k})
             self._check_pao(seat, k, discarder)
         else:
-            kinds = sorted([k, *(c & ~RED for c in call.tiles)])
+            a, b = sorted(c & ~RED for c in call.tiles)
             st.melds.append(TableMeld(MeldType.CHI, (*own_ids, tile), tile, discarder))
-            forbid = {k}
-            r = k % 9
-            if k == kinds[0] and r + 3 <= 8:
-                forbid.add(k + 3)
-            elif k == kinds[2] and r - 3 >= 0:
-                forbid.add(k - 3)
-            st.kuikae = frozenset(forbid)
+            st.kuikae = frozenset(kuikae_kinds(k, (a, b)))
         self.current = seat
         self.drawn = -1
         self.after_call = True
@@ -993,77 +829,11 @@ class Game:
     def _payments(
         self, seat: int, from_seat: int, res: ScoreResult, *, tsumo: bool, honba: int, sticks: int
     ) -> tuple[list[int], int]:
-        n = self.players
-        opts = self.opts
-        d = [0] * n
-        dealer = seat == self.dealer
-        base, _ = base_points(res.han, res.fu, res.yakuman, opts)
-        pao_seat = -1
-        pao_base = 0
-        st = self.seats[seat]
-        if res.yakuman and st.pao:
-            for y in res.yaku:
-                if y.name in st.pao:
-                    pao_seat = st.pao[y.name]
-                    pao_base += 8000 * (y.han // 13)
-        hb_ron = opts.honba_ron * honba
-        hb_tsumo = opts.honba_tsumo * honba
-        if tsumo:
-            payers = [s for s in range(n) if s != seat]
-
-            def share(b: int, s: int) -> int:
-                return ceil100(b * 2) if (dealer or s == self.dealer) else ceil100(b)
-
-            if pao_seat >= 0:
-                rest = base - pao_base
-                pao_total = sum(share(pao_base, s) for s in payers)
-                d[pao_seat] -= pao_total + hb_tsumo * len(payers)
-                d[seat] += pao_total + hb_tsumo * len(payers)
-                for s in payers:
-                    if rest:
-                        amt = share(rest, s)
-                        d[s] -= amt
-                        d[seat] += amt
-            else:
-                for s in payers:
-                    amt = share(base, s) + hb_tsumo
-                    d[s] -= amt
-                    d[seat] += amt
-        else:
-            mult = 6 if dealer else 4
-            value = ceil100(base * mult)
-            if pao_seat >= 0 and pao_seat != from_seat:
-                half = ceil100(pao_base * mult) // 2
-                d[pao_seat] -= half + hb_ron
-                d[from_seat] -= value - half
-            else:
-                d[from_seat] -= value + hb_ron
-            d[seat] += value + hb_ron
-        d[seat] += 1000 * sticks
-        return d, pao_seat
+        return self.ruleset.payments(self, seat, from_seat, res, tsumo=tsumo, honba=honba, sticks=sticks)
 
     def _exhaustive(self) -> None:
         n = self.players
-        tenpai = [s for s in range(n) if self._calc.is_tenpai(self.seats[s].counts)]
-        deltas = [0] * n
-        kind = "exhaustive"
-        nagashi = [s for s in range(n) if self.opts.nagashi_mangan and self.seats[s].nagashi and self.seats[s].river]
-        if nagashi:
-            kind = "nagashi_mangan"
-            for s in nagashi:
-                for o in range(n):
-                    if o == s:
-                        continue
-                    amt = 4000 if (s == self.dealer or o == self.dealer) else 2000
-                    deltas[o] -= amt
-                    deltas[s] += amt
-        elif 0 < len(tenpai) < n:
-            total = self.opts.noten_total
-            noten = [s for s in range(n) if s not in tenpai]
-            for s in tenpai:
-                deltas[s] += total // len(tenpai)
-            for s in noten:
-                deltas[s] -= total // len(noten)
+        kind, deltas, tenpai = self.ruleset.draw_settlement(self)
         for s in range(n):
             self.scores[s] += deltas[s]
         self._end_hand(
@@ -1103,38 +873,7 @@ class Game:
         self.pending = {}
         self.responses = {}
         n = self.players
-        opts = self.opts
-        length = 2 if opts.hanchan else 1
-        scores = self.scores
-        end = False
-        if opts.tobi and any(s < 0 for s in scores):
-            end = True
-        else:
-            top = max(scores)
-            dealer = self.dealer
-            extension = self.round_wind >= length
-            all_last = self.round_wind == length - 1 and self.hand_number == n - 1
-            if extension and top >= opts.return_points and not opts.extension_renchan_continues:
-                end = True  # R-2.6 as written: sudden death
-            elif extension or all_last:
-                # The all-last rules, and Tenhou's sudden-death extension (R-2.5, R-2.6): a renchan
-                # ends the game only by agari-yame (or tenpai-yame); a passing deal ends it when
-                # somebody has the return points, or when the extension round is over.
-                if renchan:
-                    dealer_won = any(w.seat == dealer for w in result.wins)
-                    stop = (opts.agari_yame and dealer_won) or (
-                        opts.tenpai_yame and result.kind == "exhaustive" and dealer in result.tenpai
-                    )
-                    end = (
-                        stop
-                        and scores[dealer] == top
-                        and scores.count(top) == 1
-                        and (not opts.west_extension or scores[dealer] >= opts.return_points)
-                    )
-                elif not opts.west_extension or top >= opts.return_points:
-                    end = True
-                else:
-                    end = extension and self.hand_number == n - 1
+        end = self.ruleset.game_ends(self, result, renchan=renchan)
         self.hand_index += 1
         if end:
             self._finish_game()
@@ -1158,14 +897,8 @@ class Game:
         if self.sticks:
             self.scores[order[0]] += 1000 * self.sticks  # R-2.9
             self.sticks = 0
-        opts = self.opts
-        n = self.players
-        oka = (opts.return_points - opts.start_points) * n / 1000
-        res = [0.0] * n
-        for place, s in enumerate(order):
-            res[s] = (self.scores[s] - opts.return_points) / 1000 + opts.uma[place] + (oka if place == 0 else 0)
+        self.final_results = self.ruleset.final_results(self, order)
         self.final_scores = tuple(self.scores)
-        self.final_results = tuple(round(x, 1) for x in res)
         self.over = True
         self.phase = Phase.OVER
 
