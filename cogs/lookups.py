@@ -1,74 +1,711 @@
-"""Look-ups: ``/score``, ``/shanten`` and ``/rule`` — the engine's answers, as a picture and text."""
+"""Look-ups: ``/score``, ``/shanten`` and ``/rule`` — the engine's answers and the rule texts.
+
+The cog only translates: the hand grammar and the numbers come from :mod:`engine`, the pictures
+from :mod:`bot.render.lookup`, the rule texts from :mod:`bot.rules_text`. Bad input gets one plain
+ephemeral sentence (a hand's message points at the bad character); nothing raises to the user.
+
+Long rule lists are paged with buttons whose ``custom_id`` carries what they show
+(``lkr:<ruleset>:<page>:<user>``), so they keep working after a restart.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.render.pictures import render_hand, render_tiles
+from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
+from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
 from engine.hand.report import shanten_report
-from engine.notation import parse_hand
+from engine.notation import WINDS, HandSpec, format_hand, parse_hand
+from engine.rules import UnknownRuleset, find_ruleset, ruleset_names
 from engine.scoring import score
-from engine.tiles import RED, parse_tiles
+from engine.scoring.result import ScoreResult
+from engine.tiles import KIND_NAMES, RED, NotationError, counts_of, kind_of, parse_kind, parse_tiles
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
 
 log = logging.getLogger(__name__)
-_MELD = {"chi": "chi", "pon": "pon", "minkan": "minkan", "ankan": "ankan", "kakan": "kakan"}
+T = TypeVar("T")
+
+DESCRIPTION_LIMIT = 4096
+FIELD_LIMIT = 1024
+PAGE_CHARS = 3800  # a rule list page (embed description), with room for the summary line
+PAGE_ENTRIES = 20  # rule ids per list page: a screenful
+MAX_EMBED_TOTAL = 6000
+
+# engine yaku ids → how players write them
+_YAKU_NAMES = {
+    "menzen_tsumo": "Menzen tsumo",
+    "haku": "Yakuhai (haku)",
+    "hatsu": "Yakuhai (hatsu)",
+    "chun": "Yakuhai (chun)",
+    "seat_wind": "Yakuhai (seat wind)",
+    "round_wind": "Yakuhai (round wind)",
+    "sanshoku": "Sanshoku doujun",
+    "sanshoku_doukou": "Sanshoku doukou",
+    "rinshan": "Rinshan kaihou",
+    "kokushi": "Kokushi musou",
+    "kokushi_13": "Kokushi musou (13-sided wait)",
+    "suuankou_tanki": "Suuankou (tanki wait)",
+    "chuuren": "Chuuren poutou",
+    "junsei_chuuren": "Chuuren poutou (9-sided wait)",
+    "dora": "Dora",
+    "aka_dora": "Red fives",
+    "ura_dora": "Ura dora",
+    "kita": "Kita (North) dora",
+}
+_LIMITS = {"kazoe": "kazoe yakuman"}
+# rulesets whose hand shapes and tile set are riichi's: the engine's shanten report applies as is
+_RIICHI_SHAPES = {"riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "pk", "seigou", "shoukou"}
+# what a ruleset counts in, where it is not han + fu → points (rules/README.md §4)
+_UNITS = {"taiwan16": "tai", "chinitsu_toutenkou": "pts", "pk": "han"}
+
+
+class LookupError_(ValueError):
+    """A look-up that cannot be answered; the message is the plain sentence the user sees."""
+
+
+def yaku_name(name: str) -> str:
+    return _YAKU_NAMES.get(name) or name.replace("_", " ").capitalize()
+
+
+def sort_codes(codes: Sequence[int]) -> list[int]:
+    return sorted(codes, key=lambda c: (kind_of(c), c & RED))
+
+
+def _caret(line: str, position: int | None) -> str:
+    """The line in a code block with a ``^`` under the character at ``position`` (0-based)."""
+    safe = line.replace("`", "'")
+    if position is None:
+        return f"```\n{safe}\n```"
+    pos = max(0, min(position, len(safe)))
+    return f"```\n{safe}\n{' ' * pos}^\n```"
+
+
+def _unknown_ruleset(name: str, what: str) -> str:
+    """The sentence for a ruleset the engine cannot use (yet)."""
+    if name.lower() in RULESETS:
+        return f"ruleset {name} cannot {what} yet: it is not in the engine yet (/rule {name.lower()} explains its rules)"
+    try:
+        find_ruleset(name)
+    except UnknownRuleset as e:
+        return str(e)
+    return f"ruleset {name} cannot {what} yet"
+
+
+# --- /score ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ScoreAnswer:
+    title: str
+    lines: list[str]
+    png: bytes
+    hand: str
+    ruleset: str
+
+
+def _amount(n: int, unit: str) -> str:
+    """``1 point`` / ``2 points`` / ``3 tai`` / ``2 han``."""
+    if n == 1 and unit.endswith("s") and unit != "pts":
+        unit = unit[:-1]
+    return f"{n} {unit}"
+
+
+def _score_rows(r: ScoreResult, unit: str) -> tuple[list[tuple[str, str]], str]:
+    rows: list[tuple[str, str]] = []
+    for y in r.yaku:
+        if r.yakuman and y.han >= 13 and unit == "han":
+            n = y.han // 13
+            rows.append((yaku_name(y.name), "yakuman" if n == 1 else f"{n}× yakuman"))
+        else:
+            rows.append((yaku_name(y.name), _amount(y.han, unit)))
+    if r.yakuman and unit == "han":
+        head = "yakuman" if r.yakuman == 1 else f"{r.yakuman}× yakuman"
+    elif unit == "han" and r.fu:
+        head = f"{r.han} han {r.fu} fu"
+    else:
+        head = _amount(r.han, unit)
+    bazoro = r.details.get("bazoro")
+    if isinstance(bazoro, int) and bazoro and unit == "han":
+        head += f" + {bazoro} bazoro"
+    limit = _LIMITS.get(r.limit, r.limit)
+    if limit and limit != "yakuman":
+        head += f" ({limit})"
+    return rows, head
+
+
+def _detail(value: object) -> str | None:
+    """A variant's extra result field as text, or None when it adds nothing for a player
+    (empty, or a list of records already shown as the yaku lines)."""
+    if value is None or value == [] or value == {} or value == "":
+        return None
+    if isinstance(value, dict):
+        parts = [f"{k}: {_detail(v)}" for k, v in value.items() if _detail(v) is not None]
+        return "; ".join(parts) or None
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, (dict, list, tuple)) for v in value):
+            return None
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+# result fields a variant may add that repeat what the breakdown already shows
+_SHOWN = {"unit", "total", "tai", "ruleset", "bazoro"}
+
+
+def check_hand(line: str) -> HandSpec:
+    """The parsed hand, or :class:`LookupError_` for a malformed line or a ruleset the engine lacks.
+    Cheap: the cog runs it before anything slow, so these answers are always ephemeral."""
+    try:
+        spec = parse_hand(line)
+    except NotationError as e:
+        raise LookupError_(f"I could not read that hand: {e}.\n{_caret(line, e.position)}") from None
+    if spec.ruleset.lower() not in ruleset_names():
+        raise LookupError_(_unknown_ruleset(spec.ruleset, "score hands"))
+    return spec
+
+
+def score_hand(line: str) -> ScoreAnswer:
+    """Score one hand line (the ``python -m engine score`` grammar). Raises :class:`LookupError_`."""
+    spec = check_hand(line)
+    name = spec.ruleset
+    try:
+        r = score(spec)
+    except NotImplementedError:
+        raise LookupError_(f"ruleset {name} cannot score hands yet") from None
+    except ValueError as e:  # HandError (impossible tiles), UnknownRuleset (wrong player count)
+        raise LookupError_(f"That hand cannot be scored: {e}.") from None
+    if not r.agari:
+        why = "it is complete but has no yaku" if r.reason == "no_yaku" else "it is not a complete hand"
+        raise LookupError_(f"That hand cannot win: {why}.\n{_caret(format_hand(spec), None)}")
+    unit = str(r.details.get("unit", "")) or _UNITS.get(name.lower(), "han")
+    rows, head = _score_rows(r, unit)
+    if unit == "han":
+        total = f"{head} = {r.points:,} points"
+    else:
+        total = head if r.points == r.han else f"{head} → {r.points:,}"
+    pay = sorted(r.payments.items(), key=lambda kv: -kv[1])
+    payments = [(_seat_name(k, spec), v) for k, v in pay]
+    how = "Tsumo" if spec.ctx.tsumo else "Ron"
+    title = f"{how} {_tile_text(spec.win_tile)} — {total}"
+    melds = [LookupMeld(m.type.value, list(m.tiles)) for m in spec.melds]
+    png = render_score_card(
+        sort_codes(spec.concealed),
+        melds,
+        spec.win_tile,
+        title=title,
+        rows=rows,
+        total=total,
+        payments=payments,
+        dora=spec.ctx.dora_indicators,
+        ura=spec.ctx.ura_indicators,
+        footer=f"ruleset {name} · seat {WINDS[spec.ctx.seat_wind]} · round {WINDS[spec.ctx.round_wind]}",
+    )
+    lines = [f"{n}: {v}" for n, v in rows]
+    lines.append(f"**{total}**")
+    if payments:
+        lines.append("payments: " + ", ".join(f"{k} {v:+,}" for k, v in payments))
+    for k, v in r.details.items():
+        text = None if k in _SHOWN else _detail(v)
+        if text is not None:
+            lines.append(_clip(f"{k.replace('_', ' ')}: {text}", 1000))
+    return ScoreAnswer(title, lines, png, format_hand(spec), name)
+
+
+def _seat_name(key: str, spec: HandSpec) -> str:
+    if key in WINDS:
+        who = {"E": "East", "S": "South", "W": "West", "N": "North"}[key]
+        return f"{who} (winner)" if WINDS.index(key) == spec.ctx.seat_wind else who
+    return key
+
+
+def _tile_text(code: int) -> str:
+    k = kind_of(code)
+    name = str(KIND_NAMES[k])
+    return name.replace("5", "0") if code & RED else name
+
+
+# --- /shanten --------------------------------------------------------------------------------
+
+
+@dataclass
+class ShantenAnswer:
+    title: str
+    lines: list[str]
+    png: bytes
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def _head(sh: int) -> str:
+    return "complete hand" if sh == -1 else ("tenpai" if sh == 0 else f"{sh}-shanten")
+
+
+def _generic_report(tiles: str, ruleset: Any) -> dict[str, Any]:
+    """:func:`engine.hand.report.shanten_report` for a ruleset with another tile set or hand size
+    (copies per kind, sets, removed kinds), from the ruleset's own shanten calculator."""
+    codes = parse_tiles(tiles, allow_flowers=False)
+    calc = ruleset.shanten_calculator()
+    sets = int(ruleset.max_sets)
+    copies = int(ruleset.copies)
+    removed = set(ruleset.removed_kinds)
+    n = len(codes)
+    if n % 3 == 0 or n == 0 or n > 3 * sets + 2:
+        raise NotationError(
+            f"a {ruleset.name} hand for shanten needs 3n+1 or 3n+2 tiles, at most {3 * sets + 2}, got {n}",
+            tiles,
+            0,
+        )
+    counts = counts_of(codes)
+    for k in range(34):
+        if counts[k] and k in removed:
+            raise NotationError(f"{KIND_NAMES[k]} is not used in {ruleset.name}", tiles, 0)
+        if counts[k] > copies:
+            raise NotationError(
+                f"{KIND_NAMES[k]} appears {counts[k]} times; there are only {copies}", tiles, 0
+            )
+    best = calc.shanten(counts)
+    report: dict[str, Any] = {"tiles": n, "shanten": best}
+
+    def ukeire(c: list[int]) -> tuple[dict[str, int], int]:
+        u = calc.ukeire(c)
+        tiles_ = {KIND_NAMES[k]: v for k, v in sorted(u.tiles.items()) if k not in removed}
+        return tiles_, sum(tiles_.values())
+
+    if n % 3 == 1:
+        report["ukeire"], report["ukeire_total"] = ukeire(counts)
+        if best == 0:
+            report["waits"] = [KIND_NAMES[k] for k in calc.waits(counts)]
+    else:
+        discards = []
+        for k in sorted({kind_of(c) for c in codes}):
+            counts[k] -= 1
+            sh = calc.shanten(counts)
+            if sh == best or (best == -1 and sh == 0):
+                u, total = ukeire(counts)
+                discards.append({"discard": KIND_NAMES[k], "shanten": sh, "ukeire": u, "total": total})
+            counts[k] += 1
+        discards.sort(key=lambda d: (d["shanten"], -d["total"]))
+        report["discards"] = discards
+    return report
+
+
+def check_tiles(tiles: str, ruleset: str | None = None) -> None:
+    """:class:`LookupError_` for unreadable tiles or a ruleset the engine lacks (cheap, see
+    :func:`check_hand`)."""
+    text = tiles.strip()
+    name = (ruleset or "riichi").strip()
+    try:
+        parse_tiles(text, allow_flowers=False)
+    except NotationError as e:
+        raise LookupError_(f"I could not read those tiles: {e}.\n{_caret(text, e.position)}") from None
+    if name.lower() not in ruleset_names() and (
+        name.lower() in RULESETS or name.lower() not in _RIICHI_SHAPES
+    ):
+        raise LookupError_(_unknown_ruleset(name, "compute shanten"))
+
+
+def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
+    """Shanten and ukeire of a concealed hand, as text and a picture. Raises :class:`LookupError_`."""
+    text = tiles.strip()
+    note = ""
+    name = (ruleset or "riichi").strip()
+    try:
+        if name.lower() in _RIICHI_SHAPES and (
+            name.lower() in ruleset_names() or name.lower() not in RULESETS
+        ):
+            report = shanten_report(text)
+            if name.lower() == "shoukou":
+                note = "Plain shapes only: shoukou's ±3 transformations (SK-8, SK-11) are not counted here."
+        elif name.lower() in ruleset_names():
+            rs = find_ruleset(name)
+            if (rs.copies, rs.max_sets, rs.removed_kinds) == (4, 4, frozenset()):
+                report = shanten_report(text)
+            else:
+                report = _generic_report(text, rs)
+            if getattr(rs, "wildcards", None):
+                note = "Shapes only: wildcard tiles are counted as their own kind here."
+        else:
+            raise LookupError_(_unknown_ruleset(name, "compute shanten"))
+    except NotationError as e:
+        raise LookupError_(f"I could not read those tiles: {e}.\n{_caret(text, e.position)}") from None
+    except NotImplementedError:
+        raise LookupError_(f"ruleset {name} cannot compute shanten yet") from None
+    except UnknownRuleset as e:
+        raise LookupError_(str(e)) from None
+    codes = sort_codes(parse_tiles(text, allow_flowers=False))
+    sh = report["shanten"]
+    lines: list[str] = []
+    forms = report.get("forms")
+    if forms:
+        lines.append("forms: " + ", ".join(f"{k} {v}" for k, v in forms.items() if v is not None))
+    rows: list[ShantenRow] = []
+    if "waits" in report:
+        lines.append("waits: " + " ".join(report["waits"]))
+    if "ukeire" in report:
+        lines.append(
+            f"ukeire: {len(report['ukeire'])} kinds, {report['ukeire_total']} tiles — "
+            + _ukeire_text(report["ukeire"])
+        )
+        label = f"{_head(sh)} · {len(report['ukeire'])} kinds, {report['ukeire_total']} tiles"
+        rows.append(ShantenRow(None, label, [parse_kind(k) for k in report["ukeire"]]))
+    for d in report.get("discards", []):
+        u = d["ukeire"]
+        lines.append(
+            f"discard **{d['discard']}** → {_head(d['shanten'])}, {len(u)} kinds, {d['total']} tiles: {_ukeire_text(u)}"
+        )
+        rows.append(
+            ShantenRow(
+                parse_kind(d["discard"]),
+                f"{_head(d['shanten'])} · {len(u)} kinds, {d['total']} tiles",
+                [parse_kind(k) for k in u],
+            )
+        )
+    if "discards" in report and not report["discards"]:
+        lines.append("no discard keeps this shanten")
+    if note:
+        lines.append(f"*{note}*")
+    title = f"{_head(sh)} ({report['tiles']} tiles)"
+    png = render_shanten_card(codes, title=f"{title} — ruleset {name}", rows=rows)
+    return ShantenAnswer(title, lines, png, report)
+
+
+def _ukeire_text(u: dict[str, int]) -> str:
+    return " ".join(f"{k}×{c}" for k, c in u.items()) or "—"
+
+
+# --- /rule -----------------------------------------------------------------------------------
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def rule_pages(book: Rulebook) -> list[str]:
+    """The list of a ruleset's rules (``id`` and title), cut into embed-sized pages."""
+    pages: list[str] = []
+    cur = _clip(book.summary, 1200) + "\n\n" if book.summary else ""
+    n = 0
+    for e in book.entries:
+        line = f"`{e.id}` {e.title}\n"
+        if len(cur) + len(line) > PAGE_CHARS or n == PAGE_ENTRIES:
+            pages.append(cur.rstrip())
+            cur, n = "", 0
+        cur += line
+        n += 1
+    pages.append(cur.rstrip())
+    return pages
+
+
+def rule_list_embed(book: Rulebook, page: int) -> tuple[discord.Embed, int]:
+    pages = rule_pages(book)
+    page = max(0, min(page, len(pages) - 1))
+    e = discord.Embed(
+        title=_clip(f"{book.title} — rules", 256), description=pages[page], colour=discord.Colour.dark_green()
+    )
+    e.set_footer(
+        text=f"page {page + 1}/{len(pages)} · /rule {book.ruleset} <id or keyword> explains one rule"
+    )
+    return e, len(pages)
+
+
+def rule_embed(entry: RuleText, book: Rulebook, also: Sequence[RuleText] = ()) -> discord.Embed:
+    e = discord.Embed(
+        title=_clip(f"{entry.id} · {entry.title}", 256),
+        description=_clip(entry.text, DESCRIPTION_LIMIT),
+        colour=discord.Colour.dark_green(),
+    )
+    if also:
+        lines: list[str] = []
+        for a in also:
+            line = f"`{a.id}` {a.title}"
+            if sum(len(x) + 1 for x in lines) + len(line) > FIELD_LIMIT - 40:
+                lines.append(f"… and {len(also) - len(lines)} more")
+                break
+            lines.append(line)
+        e.add_field(name="Also matching", value="\n".join(lines), inline=False)
+    foot = f"{book.title}"
+    if entry.keywords:
+        foot += " · keywords: " + ", ".join(entry.keywords)
+    e.set_footer(text=_clip(foot, 2048))
+    return e
+
+
+def find_rule(ruleset: str, topic: str) -> tuple[RuleText, Rulebook, list[RuleText]]:
+    """The entry for ``topic`` (an id, or keywords) in ``ruleset``'s texts, with other matches.
+
+    An id of another ruleset (``/rule pk R-6.4``) is looked up in that ruleset's texts."""
+    book = rulebook(ruleset)
+    entry = book.get(topic)
+    if entry is not None:
+        return entry, book, []
+    m = re.fullmatch(r"\s*([A-Za-z]{1,2})-?(\S+)\s*", topic)
+    if m:
+        owner = {p.lower(): rs for rs, p in RULESETS.items()}.get(m.group(1).lower())
+        if owner and owner != ruleset:
+            other = rulebook(owner).get(topic)
+            if other is not None:
+                return other, rulebook(owner), []
+    found = book.search(topic)
+    if not found:
+        raise LookupError_(
+            f"No rule of {ruleset} matches '{topic}'. Try /rule {ruleset} for the list of its rules."
+        )
+    return found[0], book, found[1:]
+
+
+class RulePage(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lkr:(?P<rs>[a-z0-9_]+):(?P<page>\d+):(?P<user>\d+)",
+):
+    """A page button of a ``/rule`` list: the ruleset, the page it opens and who asked."""
+
+    def __init__(self, ruleset: str, page: int, user: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"lkr:{ruleset}:{page}:{user}",
+                disabled=disabled,
+            )
+        )
+        self.ruleset = ruleset
+        self.page = page
+        self.user = user
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> RulePage:
+        return cls(match["rs"], int(match["page"]), int(match["user"]), label=item.label or "")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.user:
+            await interaction.response.send_message(
+                f"Only the person who asked can turn these pages; ask /rule {self.ruleset} yourself.",
+                ephemeral=True,
+            )
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.ruleset not in RULESETS:
+            await interaction.response.send_message("that list is no longer available", ephemeral=True)
+            return
+        book = rulebook(self.ruleset)
+        embed, pages = rule_list_embed(book, self.page)
+        await interaction.response.edit_message(
+            embed=embed, view=page_view(self.ruleset, self.page, pages, self.user)
+        )
+
+
+def page_view(ruleset: str, page: int, pages: int, user: int) -> discord.ui.View | None:
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    page = max(0, min(page, pages - 1))
+    prev_page = page - 1 if page > 0 else 0
+    next_page = page + 1 if page + 1 < pages else pages - 1
+    view.add_item(RulePage(ruleset, prev_page, user, label="◀ previous", disabled=page == 0))
+    view.add_item(RulePage(ruleset, next_page, user, label="next ▶", disabled=page + 1 >= pages))
+    return view
+
+
+# --- the cog ---------------------------------------------------------------------------------
+
+
+RULESET_CHOICES = [app_commands.Choice(name=rs, value=rs) for rs in RULESETS]
+
+
+def _ruleset_suggestions(current: str) -> list[app_commands.Choice[str]]:
+    names = sorted(set(ruleset_names()) | set(RULESETS))
+    cur = current.strip().lower()
+    hits = [n for n in names if n.startswith(cur)] + [
+        n for n in names if cur and cur in n and not n.startswith(cur)
+    ]
+    return [
+        app_commands.Choice(
+            name=n if n in ruleset_names() else f"{n} (rules only, not playable yet)", value=n
+        )
+        for n in hits[:25]
+    ]
+
+
+def _embeds(title: str, lines: Sequence[str], image: str, colour: discord.Colour) -> list[discord.Embed]:
+    """``lines`` as one embed, or several (Discord: 4096 per description, 6000 per message); the
+    picture goes in the first."""
+    chunks: list[str] = []
+    cur = ""
+    for ln in lines:
+        ln = _clip(ln, DESCRIPTION_LIMIT - 10)
+        if len(cur) + len(ln) + 1 > DESCRIPTION_LIMIT - 10:
+            chunks.append(cur)
+            cur = ""
+        cur += ln + "\n"
+    chunks.append(cur)
+    embeds: list[discord.Embed] = []
+    used = len(title)
+    for i, chunk in enumerate(chunks):
+        room = MAX_EMBED_TOTAL - used - 40
+        if room <= 0:
+            break
+        text = _clip(chunk.rstrip(), min(room, DESCRIPTION_LIMIT)) or "—"
+        e = discord.Embed(title=_clip(title, 256) if i == 0 else None, description=text, colour=colour)
+        if i == 0:
+            e.set_image(url=f"attachment://{image}")
+        used += len(text)
+        embeds.append(e)
+    return embeds
+
+
+DEFER_AFTER = 1.5  # seconds; Discord drops an interaction not answered within 3
+
+
+async def _in_thread(interaction: discord.Interaction, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a worker thread (the engine is CPU work); when it is slow — a cold table
+    cache, a busy machine — the interaction is deferred ("thinking…") so Discord keeps it."""
+    task = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer(thinking=True)
+    return await task
+
+
+async def _reply(
+    interaction: discord.Interaction, content: str | None = None, *, ephemeral: bool = False, **kw: Any
+) -> None:
+    """Answer, or fill in the deferred "thinking" message (which keeps the defer's visibility)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content or discord.utils.MISSING, ephemeral=ephemeral, **kw)
+    else:
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kw)
 
 
 class Lookups(commands.Cog):
     def __init__(self, bot: JantakuBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="score", description="Score a hand, e.g. 22345678m234p56s ron 7s seat=S riichi")
-    @app_commands.describe(hand="<concealed> [melds] ron|tsumo <tile> [flags]", ruleset="riichi, tenhou, mleague, …")
-    async def score_cmd(self, interaction: discord.Interaction, hand: str, ruleset: str | None = None) -> None:
-        line = hand if not ruleset else f"{hand} ruleset={ruleset}"
-        try:
-            spec = parse_hand(line)
-            r = score(spec)
-        except ValueError as e:
-            await interaction.response.send_message(f"I could not read that hand: {e}.", ephemeral=True)
-            return
-        if not r.agari:
-            why = "it has no yaku" if r.reason == "no_yaku" else "it is not a complete hand"
-            await interaction.response.send_message(f"That hand cannot win: {why}.", ephemeral=True)
-            return
-        lines = [f"{y.name}: {'yakuman' if r.yakuman else f'{y.han} han'}" for y in r.yaku]
-        head = f"{r.yakuman}× yakuman" if r.yakuman else f"{r.han} han {r.fu} fu"
-        pay = ", ".join(f"{k} {v:+d}" for k, v in r.payments.items())
-        text = "\n".join([f"**{head}** = {r.points} points" + (f" ({r.limit})" if r.limit else ""), *lines, f"payments: {pay}"])
-        hand_codes = sorted(spec.concealed, key=lambda c: (c & ~RED, c & RED))
-        melds = [(m.type.value, list(m.tiles), -1 if m.type.value == "ankan" else 0) for m in spec.melds]
-        png = render_hand(hand_codes, melds, spec.win_tile, title=f"{'tsumo' if spec.ctx.tsumo else 'ron'} — {head}")
-        await interaction.response.send_message(text, file=discord.File(io.BytesIO(png), filename="score.png"))
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(RulePage)
 
-    @app_commands.command(name="shanten", description="Shanten, waits and the best discards for a hand")
-    async def shanten_cmd(self, interaction: discord.Interaction, tiles: str) -> None:
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(RulePage)
+
+    @app_commands.command(
+        name="score", description="Score a hand, e.g. 22345678m234p56s ron 7s seat=S riichi"
+    )
+    @app_commands.describe(
+        hand="<concealed> [melds] ron|tsumo <tile> [flags]",
+        ruleset="riichi, tenhou, mleague, … (default riichi)",
+    )
+    async def score_cmd(
+        self, interaction: discord.Interaction, hand: str, ruleset: str | None = None
+    ) -> None:
+        line = hand.strip() if not ruleset else f"{hand.strip()} ruleset={ruleset.strip()}"
         try:
-            r = shanten_report(tiles)
-            codes = parse_tiles(tiles, allow_flowers=False)
-        except ValueError as e:
-            await interaction.response.send_message(f"I could not read those tiles: {e}.", ephemeral=True)
+            check_hand(line)
+            ans = await _in_thread(interaction, score_hand, line)
+        except LookupError_ as e:
+            await _reply(interaction, _clip(str(e), 2000), ephemeral=True)
             return
-        sh = r["shanten"]
-        head = "complete hand" if sh == -1 else ("tenpai" if sh == 0 else f"{sh}-shanten")
-        lines = [f"**{head}**"]
-        if "waits" in r:
-            lines.append("waits: " + " ".join(r["waits"]))
-        if "ukeire" in r:
-            lines.append(f"ukeire {r['ukeire_total']}: " + " ".join(f"{k}×{c}" for k, c in r["ukeire"].items()))
-        for d in r.get("discards", [])[:6]:
-            lines.append(f"discard {d['discard']}: {d['total']} tiles (" + " ".join(f"{k}×{c}" for k, c in d["ukeire"].items()) + ")")
-        png = render_tiles(sorted(codes, key=lambda c: (c & ~RED, c & RED)))
-        await interaction.response.send_message("\n".join(lines), file=discord.File(io.BytesIO(png), filename="shanten.png"))
+        except Exception:
+            log.exception("/score failed for %r", line)
+            await _reply(
+                interaction,
+                "Something went wrong while scoring that hand; it has been logged.",
+                ephemeral=True,
+            )
+            return
+        lines = [f"`{ans.hand}`", *ans.lines]
+        embeds = _embeds(ans.title, lines, "score.png", discord.Colour.gold())
+        await _reply(interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="score.png"))
+
+    @app_commands.command(name="shanten", description="Shanten, waits and the ukeire of each useful discard")
+    @app_commands.describe(
+        tiles="13 or 14 tiles, e.g. 123m456p789s1123z", ruleset="riichi (default) or another ruleset"
+    )
+    async def shanten_cmd(
+        self, interaction: discord.Interaction, tiles: str, ruleset: str | None = None
+    ) -> None:
+        try:
+            check_tiles(tiles, ruleset)
+            ans = await _in_thread(interaction, shanten_of, tiles, ruleset)
+        except LookupError_ as e:
+            await _reply(interaction, _clip(str(e), 2000), ephemeral=True)
+            return
+        except Exception:
+            log.exception("/shanten failed for %r", tiles)
+            await _reply(
+                interaction, "Something went wrong with those tiles; it has been logged.", ephemeral=True
+            )
+            return
+        embeds = _embeds(ans.title, ans.lines, "shanten.png", discord.Colour.blue())
+        await _reply(
+            interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="shanten.png")
+        )
+
+    @score_cmd.autocomplete("ruleset")
+    @shanten_cmd.autocomplete("ruleset")
+    async def ruleset_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _ruleset_suggestions(current)
+
+    @app_commands.command(
+        name="rule",
+        description="Explain a rule of one of the six rulesets, by id (R-6.4) or keyword (furiten)",
+    )
+    @app_commands.describe(
+        ruleset="which rules", topic="a rule id such as R-6.4, or keywords such as furiten"
+    )
+    @app_commands.choices(ruleset=RULESET_CHOICES)
+    async def rule_cmd(
+        self, interaction: discord.Interaction, ruleset: app_commands.Choice[str], topic: str | None = None
+    ) -> None:
+        name = ruleset.value
+        try:
+            if not topic or not topic.strip():
+                embed, pages = rule_list_embed(rulebook(name), 0)
+                view = page_view(name, 0, pages, interaction.user.id)
+                if view is None:
+                    await interaction.response.send_message(embed=embed)
+                else:
+                    await interaction.response.send_message(embed=embed, view=view)
+                return
+            entry, book, also = find_rule(name, topic)
+        except LookupError_ as e:
+            await interaction.response.send_message(_clip(str(e), 2000), ephemeral=True)
+            return
+        except (KeyError, ValueError, OSError):
+            log.exception("/rule failed for %s %r", name, topic)
+            await interaction.response.send_message(
+                f"The rule texts of {name} could not be read; it has been logged.", ephemeral=True
+            )
+            return
+        await interaction.response.send_message(embed=rule_embed(entry, book, also[:30]))
+
+    @rule_cmd.autocomplete("topic")
+    async def topic_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        chosen = getattr(interaction.namespace, "ruleset", None)
+        name = getattr(chosen, "value", chosen) or "riichi"
+        if name not in RULESETS:
+            return []
+        return [
+            app_commands.Choice(name=_clip(e.label, 100), value=e.id)
+            for e in rulebook(str(name)).suggest(current)
+        ]
 
 
 async def setup(bot: JantakuBot) -> None:

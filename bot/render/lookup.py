@@ -1,0 +1,268 @@
+"""Pictures for the look-ups: ``/score`` (hand + breakdown) and ``/shanten`` (hand + ukeire per discard).
+
+Pure functions: plain data in, PNG bytes out (no Discord, no engine objects). Tile faces come from
+:func:`bot.render.tiles.tile_image` (cached there); the layout here is deliberately small and
+independent of :mod:`bot.render.pictures`.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from .fonts import FontT, font
+from .tiles import BACK, FELT, tile_image, tile_size
+
+__all__ = ["LookupMeld", "ShantenRow", "render_score_card", "render_shanten_card"]
+
+TEXT = (242, 242, 234)
+MUTED = (172, 204, 186)
+GOLD = (250, 198, 56)
+HEADER = (10, 46, 31)
+RULE = (40, 110, 78)
+PLUS = (120, 230, 140)
+MINUS = (255, 128, 120)
+
+HAND_W = 48  # tile width of the hand
+SMALL_W = 30  # tile width of ukeire tiles and dora indicators
+PAD = 16
+MAX_WIDTH = 1400
+
+
+@dataclass(frozen=True, slots=True)
+class LookupMeld:
+    """A meld as drawn here: its type (``chi``, ``pon``, ``minkan``, ``ankan``, ``kakan``) and codes."""
+
+    type: str
+    codes: Sequence[int]
+
+
+@dataclass(frozen=True, slots=True)
+class ShantenRow:
+    """One line of the shanten picture: ``discard`` (a tile code, or None for a 13-tile hand),
+    a label (``"tenpai, 8 tiles"``) and the kinds that improve the hand."""
+
+    discard: int | None
+    label: str
+    tiles: Sequence[int] = field(default_factory=tuple)
+
+
+@dataclass(slots=True)
+class _Tile:
+    code: int
+    x: int
+    sideways: bool = False
+    mark: bool = False
+
+
+def _fit(text: str, f: FontT, max_w: float) -> str:
+    if f.getlength(text) <= max_w:
+        return text
+    while text and f.getlength(text + "…") > max_w:
+        text = text[:-1]
+    return text + "…" if text else ""
+
+
+def _png(img: Image.Image) -> bytes:
+    # flat drawings: 256 colours without dithering look the same at about a third of the size
+    q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    q.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def _hand_row(
+    concealed: Sequence[int], win_tile: int | None, melds: Sequence[LookupMeld], tw: int
+) -> tuple[list[_Tile], int]:
+    """Positions of the hand's tiles: concealed, the winning tile set apart, then the melds
+    (the called tile of an open meld sideways, an ankan's outer tiles face down)."""
+    w, h = tile_size(tw)
+    out: list[_Tile] = []
+    x = 0
+    for c in concealed:
+        out.append(_Tile(c, x))
+        x += w + 1
+    if win_tile is not None:
+        x += 12 if concealed else 0
+        out.append(_Tile(win_tile, x, mark=True))
+        x += w + 1
+    for i, m in enumerate(melds):
+        x += 20 if (i == 0 and out) else 10 if out else 0
+        codes = list(m.codes)
+        kind = m.type.lower()
+        for j, c in enumerate(codes):
+            if kind == "ankan" and len(codes) == 4 and j in (0, 3):
+                out.append(_Tile(BACK, x))
+                x += w + 1
+            elif kind in ("chi", "pon", "minkan", "kakan") and j == 0:
+                out.append(_Tile(c, x, sideways=True))
+                x += h + 1
+            else:
+                out.append(_Tile(c, x))
+                x += w + 1
+    return out, max(x - 1, 0)
+
+
+def _paste_row(img: Image.Image, tiles: Sequence[_Tile], tw: int, x0: int, baseline: int) -> None:
+    w, h = tile_size(tw)
+    d = ImageDraw.Draw(img)
+    for t in tiles:
+        tile = tile_image(t.code, tw, sideways=t.sideways)
+        tw_, th_ = tile.size
+        y = baseline - th_
+        if t.mark:
+            m = max(2, tw // 12)
+            d.rounded_rectangle(
+                (x0 + t.x - m, y - m, x0 + t.x + tw_ - 1 + m, y + th_ - 1 + m), radius=tw // 5 + m, fill=GOLD
+            )
+        img.paste(tile, (x0 + t.x, y), tile)
+
+
+def _small_strip(img: Image.Image, codes: Sequence[int], x0: int, baseline: int, max_w: int) -> int:
+    """Small upright tiles left to right; stops (with "…") before ``max_w``. Returns the end x."""
+    w, h = tile_size(SMALL_W)
+    x = x0
+    for i, c in enumerate(codes):
+        if x + w > x0 + max_w:
+            ImageDraw.Draw(img).text((x + 2, baseline - h / 2), "…", font=font(18), fill=MUTED, anchor="lm")
+            break
+        t = tile_image(c, SMALL_W)
+        img.paste(t, (x, baseline - h), t)
+        x += w + (1 if i + 1 < len(codes) else 0)
+    return x
+
+
+def render_score_card(
+    concealed: Sequence[int],
+    melds: Sequence[LookupMeld],
+    win_tile: int,
+    *,
+    title: str,
+    rows: Sequence[tuple[str, str]],
+    total: str,
+    payments: Sequence[tuple[str, int]] = (),
+    dora: Sequence[int] = (),
+    ura: Sequence[int] = (),
+    footer: str = "",
+) -> bytes:
+    """A scored hand: a title bar, the hand (winning tile set apart in a gold frame, melds after it),
+    dora / ura indicators, then the breakdown — one ``(name, value)`` row per yaku or item, the total
+    line, and each seat's payment."""
+    tw, th = tile_size(HAND_W)
+    tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
+    f_title = font(24)
+    f_row = font(19)
+    f_small = font(15, "regular")
+    row_h = 27
+    sw, sh = tile_size(SMALL_W)
+    dora_h = sh + 26 if (dora or ura) else 0
+    name_w = max([int(f_row.getlength(n)) for n, _ in rows] + [160])
+    val_w = max([int(f_row.getlength(v)) for _, v in rows] + [60])
+    pay_w = 270 if payments else 0
+    width = min(
+        MAX_WIDTH,
+        max(
+            hand_w + 2 * PAD,
+            name_w + val_w + 60 + pay_w + 2 * PAD,
+            int(f_row.getlength(total)) + 2 * PAD,
+            520,
+        ),
+    )
+    body = max(len(rows) + 1, len(payments), 1)
+    foot_h = 24 if footer else 0
+    height = PAD + 40 + 12 + th + 12 + dora_h + 12 + body * row_h + foot_h + PAD
+    img = Image.new("RGB", (width, height), FELT)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, width, PAD + 40), fill=HEADER)
+    d.text((PAD, PAD + 16), _fit(title, f_title, width - 2 * PAD), font=f_title, fill=GOLD, anchor="lm")
+    y = PAD + 40 + 12
+    _paste_row(img, tiles, HAND_W, PAD, y + th)
+    y += th + 12
+    if dora or ura:
+        x = PAD
+        for label, codes in (("Dora indicators", dora), ("Ura indicators", ura)):
+            if not codes:
+                continue
+            d.text((x, y + 7), label, font=f_small, fill=MUTED, anchor="lm")
+            end = _small_strip(img, codes, x, y + 18 + sh, width - x - PAD)
+            x = max(end, x + int(f_small.getlength(label))) + 30
+        y += dora_h
+    d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
+    y += 12
+    col_val = width - PAD - pay_w - (30 if pay_w else 0)
+    for i, (name, value) in enumerate(rows):
+        yy = y + i * row_h + row_h / 2
+        d.text((PAD, yy), _fit(name, f_row, col_val - PAD - val_w - 16), font=f_row, fill=TEXT, anchor="lm")
+        d.text((col_val, yy), value, font=f_row, fill=GOLD, anchor="rm")
+    yy = y + len(rows) * row_h + row_h / 2
+    d.text((PAD, yy), _fit(total, f_row, col_val - PAD), font=font(20), fill=GOLD, anchor="lm")
+    if payments:
+        px0 = width - PAD - pay_w
+        d.line((px0 - 15, y, px0 - 15, y + body * row_h), fill=RULE, width=2)
+        for i, (name, delta) in enumerate(payments):
+            yy = y + i * row_h + row_h / 2
+            d.text((px0, yy), _fit(name, f_row, pay_w - 105), font=f_row, fill=TEXT, anchor="lm")
+            colour = PLUS if delta > 0 else MINUS if delta < 0 else MUTED
+            d.text((width - PAD, yy), f"{delta:+,}", font=f_row, fill=colour, anchor="rm")
+    if footer:
+        d.text(
+            (PAD, height - PAD - 8),
+            _fit(footer, f_small, width - 2 * PAD),
+            font=f_small,
+            fill=MUTED,
+            anchor="lm",
+        )
+    return _png(img)
+
+
+def render_shanten_card(
+    hand: Sequence[int], *, title: str, rows: Sequence[ShantenRow], max_rows: int = 14
+) -> bytes:
+    """A hand and what improves it: one row per useful discard (the discard, a label such as
+    ``"1-shanten · 12 tiles"`` and the improving kinds), or one row for a 13-tile hand."""
+    tw, th = tile_size(HAND_W)
+    tiles, hand_w = _hand_row(hand, None, (), tw)
+    sw, sh = tile_size(SMALL_W)
+    f_title = font(24)
+    f_row = font(17)
+    shown = list(rows[:max_rows])
+    label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
+    longest = max([len(r.tiles) for r in shown] + [1])
+    strip_w = longest * (sw + 1)
+    row_h = sh + 12
+    width = min(MAX_WIDTH, max(hand_w + 2 * PAD, PAD + sw + 24 + label_w + strip_w + PAD, 520))
+    extra = 26 if len(rows) > len(shown) else 0
+    height = PAD + 40 + 12 + th + 14 + max(len(shown), 1) * row_h + extra + PAD
+    img = Image.new("RGB", (width, height), FELT)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, width, PAD + 40), fill=HEADER)
+    d.text((PAD, PAD + 16), _fit(title, f_title, width - 2 * PAD), font=f_title, fill=GOLD, anchor="lm")
+    y = PAD + 40 + 12
+    _paste_row(img, tiles, HAND_W, PAD, y + th)
+    y += th + 8
+    d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
+    y += 6
+    for r in shown:
+        base = y + row_h - 6
+        x = PAD
+        if r.discard is not None:
+            t = tile_image(r.discard, SMALL_W)
+            img.paste(t, (x, base - sh), t)
+            d.text((x + sw + 4, base - sh / 2), "→", font=f_row, fill=MUTED, anchor="lm")
+            x += sw + 24
+        d.text((x, base - sh / 2), _fit(r.label, f_row, label_w - 8), font=f_row, fill=TEXT, anchor="lm")
+        x += label_w
+        _small_strip(img, r.tiles, x, base, width - x - PAD)
+        y += row_h
+    if extra:
+        d.text(
+            (PAD, y + 12),
+            f"… and {len(rows) - len(shown)} more",
+            font=font(15, "regular"),
+            fill=MUTED,
+            anchor="lm",
+        )
+    return _png(img)

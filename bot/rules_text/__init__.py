@@ -1,0 +1,208 @@
+"""Player-facing rule texts for ``/rule``: one Markdown file per ruleset, bundled with the bot.
+
+Each ``<ruleset>.md`` starts with a small header and then has one entry per rule id of the
+ruleset's specification (``../shared/rules/<ruleset>.md``), rewritten for players::
+
+    ---
+    title: Riichi (base rules)
+    summary: One paragraph about the ruleset.
+    ---
+
+    ## R-6.4 Furiten
+    keywords: furiten, 振聴, ron, discards
+    Plain-English text (Discord Markdown) ...
+
+:func:`rulebook` loads a file once; :class:`Rulebook` finds an entry by id (``R-6.4``, ``r6.4``
+or just ``6.4``) or by keywords, and offers autocomplete suggestions.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+__all__ = ["RULESETS", "Rulebook", "RuleText", "parse_rulebook", "rulebook"]
+
+#: The six rulesets of the specification, with the prefix of their rule ids.
+RULESETS: dict[str, str] = {
+    "riichi": "R",
+    "shoukou": "SK",
+    "pk": "PK",
+    "seigou": "SG",
+    "taiwan16": "TW",
+    "chinitsu_toutenkou": "CT",
+}
+
+_HEAD_RE = re.compile(r"^## +(?P<id>[A-Z]{1,2}-[A-Z]?\d+(?:\.\d+)*[a-z]?) +(?P<title>\S.*?)\s*$")
+_WORD_RE = re.compile(r"[\w.\-]+")
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents, so ``"Ryūīsō"`` finds ``ryuuiisou``-style spellings halfway."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def _id_key(rule_id: str) -> str:
+    return rule_id.replace("-", "").lower()
+
+
+@dataclass(frozen=True, slots=True)
+class RuleText:
+    ruleset: str
+    id: str
+    title: str
+    keywords: tuple[str, ...]
+    text: str
+
+    @property
+    def label(self) -> str:
+        """``"R-6.4 Furiten"`` (for lists and autocomplete)."""
+        return f"{self.id} {self.title}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rulebook:
+    ruleset: str
+    title: str
+    summary: str
+    entries: tuple[RuleText, ...]
+
+    def get(self, query: str) -> RuleText | None:
+        """The entry whose id is ``query``: ``"R-6.4"``, ``"r6.4"``, ``"6.4"`` (prefix implied)."""
+        q = query.strip().replace(" ", "")
+        if not q:
+            return None
+        key = _id_key(q)
+        prefix = RULESETS.get(self.ruleset, "").lower()
+        for e in self.entries:
+            k = _id_key(e.id)
+            if k == key or (prefix and k == prefix + key):
+                return e
+        return None
+
+    def search(self, query: str) -> list[RuleText]:
+        """Entries matching ``query``, best first: the id, then words of the title, the keywords
+        and the text. Every word of the query must match somewhere."""
+        exact = self.get(query)
+        words = [w.strip(".-") for w in _WORD_RE.findall(_fold(query))]
+        words = [w for w in words if w]
+        phrase = _fold(query).strip()
+        scored: list[tuple[int, int, RuleText]] = []
+        for i, e in enumerate(self.entries):
+            if e is exact:
+                scored.append((10_000, -i, e))
+                continue
+            title = _fold(e.title)
+            title_words = set(_WORD_RE.findall(title))
+            keys = [_fold(k) for k in e.keywords]
+            body = _fold(e.text)
+            total = 0
+            ok = bool(words)
+            for w in words:
+                s = 0
+                if w in title_words:
+                    s += 60
+                elif w in title:
+                    s += 30
+                if w in keys:
+                    s += 50
+                elif any(w in k for k in keys):
+                    s += 20
+                if w in body:
+                    s += 5
+                if _id_key(e.id).startswith(w.replace("-", "")) and any(ch.isdigit() for ch in w):
+                    s += 40
+                if not s:
+                    ok = False
+                    break
+                total += s
+            if ok:
+                if phrase and phrase == title:
+                    total += 250
+                elif phrase and phrase in keys:
+                    total += 200
+                scored.append((total, -i, e))
+        scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        return [e for _, _, e in scored]
+
+    def suggest(self, current: str, limit: int = 25) -> list[RuleText]:
+        """Autocomplete: ids starting with what was typed, then keyword matches; all ids in order
+        when nothing is typed."""
+        cur = current.strip()
+        if not cur:
+            return list(self.entries[:limit])
+        key = _id_key(cur.replace(" ", ""))
+        prefix = RULESETS.get(self.ruleset, "").lower()
+        by_id = [
+            e
+            for e in self.entries
+            if _id_key(e.id).startswith(key) or (prefix and _id_key(e.id).startswith(prefix + key))
+        ]
+        rest = [e for e in self.search(cur) if e not in by_id]
+        return (by_id + rest)[:limit]
+
+
+def parse_rulebook(ruleset: str, text: str) -> Rulebook:
+    """Parse one rule-text file; raises ``ValueError`` naming the line of a malformed entry."""
+    lines = text.splitlines()
+    meta: dict[str, str] = {}
+    i = 0
+    if lines and lines[0].strip() == "---":
+        i = 1
+        while i < len(lines) and lines[i].strip() != "---":
+            key, sep, value = lines[i].partition(":")
+            if sep:
+                meta[key.strip()] = value.strip()
+            i += 1
+        if i >= len(lines):
+            raise ValueError(f"{ruleset}: the header opened by '---' on line 1 is never closed")
+        i += 1
+    entries: list[RuleText] = []
+    seen: set[str] = set()
+    cur: dict[str, object] | None = None
+    body: list[str] = []
+
+    def close() -> None:
+        if cur is None:
+            return
+        text_ = "\n".join(body).strip()
+        if not text_:
+            raise ValueError(f"{ruleset}: entry {cur['id']} has no text")
+        entries.append(
+            RuleText(ruleset, str(cur["id"]), str(cur["title"]), tuple(cur["keywords"]), text_)  # type: ignore[arg-type]
+        )
+
+    for n in range(i, len(lines)):
+        line = lines[n]
+        if line.startswith("## "):
+            close()
+            m = _HEAD_RE.match(line)
+            if not m:
+                raise ValueError(f"{ruleset} line {n + 1}: expected '## <ID> <title>', got {line!r}")
+            rid = m["id"]
+            if rid.lower() in seen:
+                raise ValueError(f"{ruleset} line {n + 1}: {rid} appears twice")
+            seen.add(rid.lower())
+            cur = {"id": rid, "title": m["title"], "keywords": ()}
+            body = []
+        elif cur is not None and not body and line.lower().startswith("keywords:"):
+            cur["keywords"] = tuple(k.strip() for k in line.split(":", 1)[1].split(",") if k.strip())
+        elif cur is not None:
+            body.append(line)
+        elif line.strip():
+            raise ValueError(f"{ruleset} line {n + 1}: text before the first entry")
+    close()
+    return Rulebook(ruleset, meta.get("title", ruleset), meta.get("summary", ""), tuple(entries))
+
+
+@cache
+def rulebook(ruleset: str) -> Rulebook:
+    """The bundled texts of ``ruleset`` (one of :data:`RULESETS`); ``KeyError`` for another name."""
+    if ruleset not in RULESETS:
+        raise KeyError(ruleset)
+    text = resources.files(__name__).joinpath(f"{ruleset}.md").read_text(encoding="utf-8")
+    return parse_rulebook(ruleset, text)
