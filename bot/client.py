@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.play", "cogs.tables", "cogs.lookups")
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings")
 
 
 class JantakuBot(commands.Bot):

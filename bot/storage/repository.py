@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,12 +78,130 @@ class TimerRow:
     reminded: bool
 
 
+@dataclass(slots=True)
+class SeasonRow:
+    id: int
+    guild_id: int
+    name: str
+    ruleset: str
+    players: int
+    start_points: int
+    return_points: int
+    uma: tuple[float, ...]
+    rating: str
+    min_games: int
+    ties: str
+    leftover: str
+    active: bool
+    started_at: float
+    ended_at: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "ruleset": self.ruleset, "players": self.players, "start_points": self.start_points,
+            "return_points": self.return_points, "uma": list(self.uma), "rating": self.rating, "min_games": self.min_games,
+            "ties": self.ties, "leftover": self.leftover, "active": self.active,
+        }
+
+
+@dataclass(slots=True)
+class PlayerLine:
+    """One seat of a recorded game. ``player`` is the identity key: ``u:<id>``, ``g:<name>`` or ``ai:<name>``."""
+
+    seat: int
+    player: str
+    user_id: int | None
+    name: str
+    kind: str  # user | guest | ai
+    points: int
+    place: int = 0
+    result: float = 0.0
+    rating: float | None = None
+    rating_delta: float | None = None
+    mu: float | None = None
+    sigma: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "player": self.player, "name": self.name, "points": self.points, "place": self.place, "result": self.result}
+
+
+@dataclass(slots=True)
+class GameRow:
+    id: int
+    guild_id: int | None
+    season_id: int | None
+    table_id: int | None
+    source: str  # bot | manual | import
+    ruleset: str
+    finished_at: float
+    status: str  # ok | void
+    sticks: int
+    data: dict[str, Any]
+    players: list[PlayerLine] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "season_id": self.season_id, "source": self.source, "status": self.status, "sticks": self.sticks,
+            "players": [p.to_json() for p in self.players],
+        }
+
+
+@dataclass(slots=True)
+class StandingRow:
+    season_id: int
+    player: str
+    user_id: int | None
+    name: str
+    kind: str
+    games: int = 0
+    points_total: int = 0
+    result_total: float = 0.0
+    place_total: int = 0
+    places: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    rating: float = 0.0
+    mu: float | None = None
+    sigma: float | None = None
+
+    @property
+    def average_place(self) -> float:
+        return self.place_total / self.games if self.games else 0.0
+
+
+@dataclass(slots=True)
+class HistoryRow:
+    game_id: int
+    finished_at: float
+    source: str
+    table_id: int | None
+    seat: int
+    points: int
+    place: int
+    result: float
+    rating: float | None
+
+
+@dataclass(slots=True)
+class AuditRow:
+    id: int
+    guild_id: int | None
+    season_id: int | None
+    game_id: int | None
+    actor_id: int | None
+    action: str
+    at: float
+    before: Any
+    after: Any
+
+
 class Repository:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
         # one connection is shared by every coroutine: transactions on it must take turns
         self._tx_lock = asyncio.Lock()
+        # called inside the transaction that records a finished bot game (the standings attach the
+        # season and the ratings there): ``hook(db, game_id, game_dict)``
+        self.game_recorders: list[Callable[[aiosqlite.Connection, int, dict[str, Any]], Awaitable[None]]] = []
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -313,6 +431,8 @@ class Repository:
                 "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (gid, p["seat"], p["user_id"], p["name"], p["points"], p["place"], p["result"]),
             )
+        for hook in self.game_recorders:
+            await hook(db, int(gid or 0), g)
 
     # ---------------------------------------------------------------- timers
 
@@ -370,6 +490,7 @@ class Repository:
                     json.loads(r["data"])
                 except ValueError as e:
                     problems.append(f"games row {r['id']}: bad data JSON ({e})")
+        problems += await self.check_standings()
         return problems
 
     async def backup(self, dest: str | Path) -> None:
@@ -379,6 +500,379 @@ class Repository:
             await self.db.backup(target)
         finally:
             await target.close()
+
+    # ================================================================ standings (schema version 2)
+    # Methods named ``sx_*`` take the connection of a transaction the caller holds (``async with
+    # repo.tx() as db``), so that reading rating states and writing the new ones is one transaction.
+
+    # ---------------------------------------------------------------- seasons
+
+    def _season(self, r: aiosqlite.Row) -> SeasonRow:
+        try:
+            uma = json.loads(r["uma"])
+            if not isinstance(uma, list) or len(uma) != r["players"] or not all(isinstance(x, int | float) for x in uma):
+                raise ValueError("uma is not one number per player")
+        except ValueError as e:
+            raise CorruptRow("seasons", r["id"], f"bad uma JSON ({e})") from None
+        return SeasonRow(
+            id=r["id"], guild_id=r["guild_id"], name=r["name"], ruleset=r["ruleset"], players=r["players"],
+            start_points=r["start_points"], return_points=r["return_points"], uma=tuple(float(x) for x in uma),
+            rating=r["rating"], min_games=r["min_games"], ties=r["ties"], leftover=r["leftover"], active=bool(r["active"]),
+            started_at=r["started_at"], ended_at=r["ended_at"],
+        )
+
+    def _seasons_of(self, rows: Iterable[aiosqlite.Row]) -> list[SeasonRow]:
+        out = []
+        for r in rows:
+            try:
+                out.append(self._season(r))
+            except CorruptRow as e:
+                log.error("skipping %s", e)
+        return out
+
+    async def create_season(self, actor_id: int | None, **fields: Any) -> int:
+        fields = dict(fields)
+        fields["uma"] = json.dumps(list(fields["uma"]))
+        fields.setdefault("started_at", time.time())
+        cols = ", ".join(fields)
+        marks = ", ".join("?" for _ in fields)
+        async with self.tx() as db:
+            cur = await db.execute(f"INSERT INTO seasons ({cols}) VALUES ({marks})", tuple(fields.values()))
+            sid = int(cur.lastrowid or 0)
+            after = {k: (json.loads(v) if k == "uma" else v) for k, v in fields.items()}
+            await self.sx_audit(db, guild_id=fields.get("guild_id"), season_id=sid, actor_id=actor_id, action="season start", after=after)
+        return sid
+
+    async def get_season(self, season_id: int) -> SeasonRow | None:
+        async with self.db.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)) as cur:
+            r = await cur.fetchone()
+        return self._season(r) if r is not None else None
+
+    async def seasons(self, guild_id: int | None) -> list[SeasonRow]:
+        async with self.db.execute("SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)) as cur:
+            return self._seasons_of(await cur.fetchall())
+
+    async def sx_active_seasons(self, db: aiosqlite.Connection, guild_id: int | None) -> list[SeasonRow]:
+        async with db.execute("SELECT * FROM seasons WHERE guild_id = ? AND active = 1 ORDER BY id DESC", (guild_id,)) as cur:
+            return self._seasons_of(await cur.fetchall())
+
+    async def update_season(self, season_id: int, actor_id: int | None, action: str, **fields: Any) -> None:
+        """Change a season's row (end, rename) and log the change, in one transaction."""
+        async with self.tx() as db:
+            async with db.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)) as cur:
+                r = await cur.fetchone()
+            if r is None:
+                raise LookupError(f"no season {season_id}")
+            before = {k: r[k] for k in fields}
+            sets = ", ".join(f"{k} = ?" for k in fields)
+            await db.execute(f"UPDATE seasons SET {sets} WHERE id = ?", (*fields.values(), season_id))
+            await self.sx_audit(db, guild_id=r["guild_id"], season_id=season_id, actor_id=actor_id, action=action, before=before, after=fields)
+
+    # ---------------------------------------------------------------- games
+
+    @staticmethod
+    def _line(r: aiosqlite.Row) -> PlayerLine:
+        return PlayerLine(
+            seat=r["seat"], player=r["player"], user_id=r["user_id"], name=r["name"], kind=r["kind"], points=r["points"],
+            place=r["place"], result=r["result"], rating=r["rating"], rating_delta=r["rating_delta"], mu=r["mu"], sigma=r["sigma"],
+        )
+
+    @staticmethod
+    def _game(r: aiosqlite.Row, lines: list[PlayerLine]) -> GameRow:
+        try:
+            data = json.loads(r["data"] or "{}")
+            if not isinstance(data, dict):
+                raise ValueError("data is not an object")
+        except ValueError as e:
+            raise CorruptRow("games", r["id"], f"bad data JSON ({e})") from None
+        n = len(lines)
+        if n not in (3, 4):
+            raise CorruptRow("games", r["id"], f"{n} players")
+        for p in lines:
+            if not 1 <= p.place <= n or abs(p.points) > 10_000_000:
+                raise CorruptRow("games", r["id"], f"impossible place or points at seat {p.seat}")
+        if len({p.player for p in lines}) != n:
+            raise CorruptRow("games", r["id"], "the same player twice")
+        return GameRow(
+            id=r["id"], guild_id=r["guild_id"], season_id=r["season_id"], table_id=r["table_id"], source=r["source"],
+            ruleset=r["ruleset"], finished_at=r["finished_at"], status=r["status"], sticks=r["sticks"], data=data,
+            players=sorted(lines, key=lambda p: p.seat),
+        )
+
+    async def get_game(self, game_id: int, db: aiosqlite.Connection | None = None) -> GameRow | None:
+        """One recorded game; raises :class:`CorruptRow` if its rows are impossible."""
+        db = db or self.db
+        async with db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        async with db.execute("SELECT * FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+            lines = [self._line(x) for x in await cur.fetchall()]
+        return self._game(r, lines)
+
+    async def game_for_table(self, table_id: int) -> GameRow | None:
+        async with self.db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)) as cur:
+            r = await cur.fetchone()
+        return await self.get_game(int(r[0])) if r else None
+
+    async def season_games(self, season_id: int, db: aiosqlite.Connection | None = None) -> list[GameRow]:
+        """The season's counted games in playing order; corrupted games are logged and skipped."""
+        db = db or self.db
+        lines: dict[int, list[PlayerLine]] = {}
+        q = (
+            "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id"
+            " WHERE g.season_id = ? AND g.status = 'ok' ORDER BY gp.game_id, gp.seat"
+        )
+        async with db.execute(q, (season_id,)) as cur:
+            for x in await cur.fetchall():
+                lines.setdefault(x["game_id"], []).append(self._line(x))
+        out = []
+        async with db.execute("SELECT * FROM games WHERE season_id = ? AND status = 'ok' ORDER BY finished_at, id", (season_id,)) as cur:
+            for r in await cur.fetchall():
+                try:
+                    out.append(self._game(r, lines.get(r["id"], [])))
+                except CorruptRow as e:
+                    log.error("skipping %s", e)
+        return out
+
+    async def sx_insert_game(self, db: aiosqlite.Connection, g: GameRow, *, entered_by: int | None = None) -> int:
+        cur = await db.execute(
+            "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data, season_id, status, sticks, entered_by)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (g.guild_id, g.table_id, g.source, g.ruleset, g.finished_at, json.dumps(g.data, ensure_ascii=False), g.season_id,
+             g.status, g.sticks, entered_by),
+        )
+        gid = int(cur.lastrowid or 0)
+        await self.sx_put_players(db, gid, g.players)
+        return gid
+
+    async def sx_put_players(self, db: aiosqlite.Connection, game_id: int, players: Sequence[PlayerLine]) -> None:
+        await db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result, player, kind, rating, rating_delta, mu, sigma)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, p.seat, p.user_id, p.name, p.points, p.place, p.result, p.player, p.kind, p.rating, p.rating_delta, p.mu, p.sigma)
+                for p in players
+            ],
+        )
+
+    async def sx_set_game(self, db: aiosqlite.Connection, game_id: int, **fields: Any) -> None:
+        if "data" in fields:
+            fields["data"] = json.dumps(fields["data"], ensure_ascii=False)
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
+
+    async def sx_set_ratings(self, db: aiosqlite.Connection, rows: Iterable[tuple[float | None, float | None, float | None, float | None, int, int]]) -> None:
+        """``(rating, rating_delta, mu, sigma, game_id, seat)`` per seat."""
+        await db.executemany(
+            "UPDATE game_players SET rating = ?, rating_delta = ?, mu = ?, sigma = ? WHERE game_id = ? AND seat = ?", list(rows)
+        )
+
+    # ---------------------------------------------------------------- the standings summary
+
+    @staticmethod
+    def _standing(r: aiosqlite.Row) -> StandingRow:
+        return StandingRow(
+            season_id=r["season_id"], player=r["player"], user_id=r["user_id"], name=r["name"], kind=r["kind"], games=r["games"],
+            points_total=r["points_total"], result_total=r["result_total"], place_total=r["place_total"],
+            places=[r["p1"], r["p2"], r["p3"], r["p4"]], rating=r["rating"], mu=r["mu"], sigma=r["sigma"],
+        )
+
+    async def sx_standings(self, db: aiosqlite.Connection, season_id: int, players: Sequence[str]) -> dict[str, StandingRow]:
+        marks = ", ".join("?" for _ in players)
+        async with db.execute(f"SELECT * FROM standings WHERE season_id = ? AND player IN ({marks})", (season_id, *players)) as cur:
+            return {r["player"]: self._standing(r) for r in await cur.fetchall()}
+
+    async def sx_put_standings(self, db: aiosqlite.Connection, rows: Sequence[StandingRow], *, replace_season: int | None = None) -> None:
+        """Write summary rows (insert or replace); ``replace_season`` first clears that season's rows."""
+        if replace_season is not None:
+            await db.execute("DELETE FROM standings WHERE season_id = ?", (replace_season,))
+        await db.executemany(
+            "INSERT OR REPLACE INTO standings (season_id, player, user_id, name, kind, games, points_total, result_total, place_total,"
+            " p1, p2, p3, p4, rating, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (s.season_id, s.player, s.user_id, s.name, s.kind, s.games, s.points_total, round(s.result_total, 3), s.place_total,
+                 *s.places[:4], s.rating, s.mu, s.sigma)
+                for s in rows
+            ],
+        )
+
+    _ORDER = {
+        "points": "result_total DESC, games DESC, player",
+        "rating": "rating DESC, games DESC, player",
+        "placement": "CAST(place_total AS REAL) / games ASC, games DESC, player",
+    }
+
+    async def leaderboard(self, season_id: int, by: str, *, min_games: int = 0, offset: int = 0, limit: int = 10) -> tuple[int, list[StandingRow]]:
+        """``(players listed, one page of them)``; AI seats are never listed."""
+        order = self._ORDER[by]
+        where = "season_id = ? AND kind != 'ai' AND games >= ? AND games > 0"
+        async with self.db.execute(f"SELECT COUNT(*) FROM standings WHERE {where}", (season_id, min_games)) as cur:
+            row = await cur.fetchone()
+        total = int(row[0]) if row else 0
+        async with self.db.execute(
+            f"SELECT * FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?", (season_id, min_games, limit, offset)
+        ) as cur:
+            rows = [self._standing(r) for r in await cur.fetchall()]
+        return total, rows
+
+    async def standing(self, season_id: int, player: str) -> StandingRow | None:
+        async with self.db.execute("SELECT * FROM standings WHERE season_id = ? AND player = ?", (season_id, player)) as cur:
+            r = await cur.fetchone()
+        return self._standing(r) if r else None
+
+    async def player_history(self, season_id: int, player: str) -> list[HistoryRow]:
+        """The player's counted games of the season in playing order, with the rating after each."""
+        q = (
+            "SELECT g.id, g.finished_at, g.source, g.table_id, gp.seat, gp.points, gp.place, gp.result, gp.rating"
+            " FROM game_players gp JOIN games g ON g.id = gp.game_id"
+            " WHERE gp.player = ? AND g.season_id = ? AND g.status = 'ok' ORDER BY g.finished_at, g.id"
+        )
+        async with self.db.execute(q, (player, season_id)) as cur:
+            return [HistoryRow(*tuple(r)) for r in await cur.fetchall()]
+
+    async def find_import(self, guild_id: int | None, sha1: str) -> int | None:
+        """The counted game already imported from a file with this SHA-1, if any."""
+        q = "SELECT id FROM games WHERE guild_id = ? AND source = 'import' AND status = 'ok' AND CASE WHEN json_valid(data) THEN json_extract(data, '$.sha1') END = ? LIMIT 1"
+        try:
+            async with self.db.execute(q, (guild_id, sha1)) as cur:
+                r = await cur.fetchone()
+        except aiosqlite.OperationalError:  # a hand-edited data column that is not JSON
+            return None
+        return int(r[0]) if r else None
+
+    async def known_players(self, guild_id: int | None) -> dict[str, str]:
+        """Guest keys seen in this club's games, with their names (for linking)."""
+        q = "SELECT DISTINCT gp.player, gp.name FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.kind = 'guest'"
+        async with self.db.execute(q, (guild_id,)) as cur:
+            return {r[0]: r[1] for r in await cur.fetchall()}
+
+    async def sx_link_guest(self, db: aiosqlite.Connection, guild_id: int | None, guest: str, user_id: int, name: str) -> list[int]:
+        """Make the guest's rows the member's; returns the seasons touched. Refuses (ValueError) if both
+        sat at one game."""
+        q = (
+            "SELECT gp.game_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?"
+            " INTERSECT SELECT gp.game_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?"
+        )
+        async with db.execute(q, (guild_id, guest, guild_id, f"u:{user_id}")) as cur:
+            both = [int(r[0]) for r in await cur.fetchall()]
+        if both:
+            raise ValueError(f"that guest and that member both played game #{both[0]}")
+        async with db.execute(
+            "SELECT DISTINCT g.season_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?",
+            (guild_id, guest),
+        ) as cur:
+            seasons = [int(r[0]) for r in await cur.fetchall() if r[0] is not None]
+        await db.execute(
+            "UPDATE game_players SET player = ?, user_id = ?, kind = 'user', name = ?"
+            " WHERE player = ? AND game_id IN (SELECT id FROM games WHERE guild_id = ?)",
+            (f"u:{user_id}", user_id, name, guest, guild_id),
+        )
+        return seasons
+
+    # ---------------------------------------------------------------- audit log
+
+    async def sx_audit(
+        self, db: aiosqlite.Connection, *, guild_id: int | None, action: str, actor_id: int | None, season_id: int | None = None,
+        game_id: int | None = None, before: Any = None, after: Any = None,
+    ) -> None:
+        await db.execute(
+            "INSERT INTO audit_log (guild_id, season_id, game_id, actor_id, action, at, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id, season_id, game_id, actor_id, action, time.time(),
+                None if before is None else json.dumps(before, ensure_ascii=False),
+                None if after is None else json.dumps(after, ensure_ascii=False),
+            ),
+        )
+
+    async def audit(self, guild_id: int | None, *, game_id: int | None = None) -> list[AuditRow]:
+        q = "SELECT * FROM audit_log WHERE guild_id = ?"
+        args: list[Any] = [guild_id]
+        if game_id is not None:
+            q += " AND game_id = ?"
+            args.append(game_id)
+        out = []
+        async with self.db.execute(q + " ORDER BY id", args) as cur:
+            for r in await cur.fetchall():
+                try:
+                    before = json.loads(r["before"]) if r["before"] is not None else None
+                    after = json.loads(r["after"]) if r["after"] is not None else None
+                except ValueError as e:
+                    log.error("skipping audit_log row %s: bad JSON (%s)", r["id"], e)
+                    continue
+                out.append(AuditRow(r["id"], r["guild_id"], r["season_id"], r["game_id"], r["actor_id"], r["action"], r["at"], before, after))
+        return out
+
+    # ---------------------------------------------------------------- play statistics cache
+
+    async def cached_stats(self, game_ids: Sequence[int]) -> dict[tuple[int, int], tuple[int, ...]]:
+        """``(game_id, seat) -> (hands, wins, deal_ins, riichi, calls, win_points, deal_in_points)``."""
+        out: dict[tuple[int, int], tuple[int, ...]] = {}
+        ids = list(game_ids)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            async with self.db.execute(f"SELECT * FROM game_stats WHERE game_id IN ({marks})", chunk) as cur:
+                for r in await cur.fetchall():
+                    out[(r["game_id"], r["seat"])] = (
+                        r["hands"], r["wins"], r["deal_ins"], r["riichi"], r["calls"], r["win_points"], r["deal_in_points"],
+                    )
+        return out
+
+    async def put_stats(self, game_id: int, rows: Sequence[tuple[int, ...]]) -> None:
+        """Cache one game's per-seat statistics (``rows[seat]`` as in :meth:`cached_stats`)."""
+        async with self.tx() as db:
+            await db.executemany(
+                "INSERT OR REPLACE INTO game_stats (game_id, seat, hands, wins, deal_ins, riichi, calls, win_points, deal_in_points)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, seat, *row) for seat, row in enumerate(rows)],
+            )
+
+    # ---------------------------------------------------------------- export and checks
+
+    async def season_export(self, season_id: int) -> list[dict[str, Any]]:
+        q = (
+            "SELECT g.id AS game, g.finished_at, g.source, g.status, g.sticks, gp.seat, gp.player, gp.name, gp.points, gp.place,"
+            " gp.result, gp.rating, gp.rating_delta FROM games g JOIN game_players gp ON gp.game_id = g.id"
+            " WHERE g.season_id = ? ORDER BY g.finished_at, g.id, gp.seat"
+        )
+        async with self.db.execute(q, (season_id,)) as cur:
+            return [dict(r) for r in await cur.fetchall()]
+
+    async def check_standings(self) -> list[str]:
+        """Standings rows a reader skips: seasons with a bad uma, impossible games, bad audit JSON."""
+        problems: list[str] = []
+        try:
+            async with self.db.execute("SELECT * FROM seasons") as cur:
+                seasons = await cur.fetchall()
+        except aiosqlite.OperationalError:
+            return problems  # a version-1 database: nothing of the standings yet
+        for r in seasons:
+            try:
+                self._season(r)
+            except CorruptRow as e:
+                problems.append(str(e))
+        lines: dict[int, list[PlayerLine]] = {}
+        async with self.db.execute("SELECT * FROM game_players ORDER BY game_id, seat") as cur:
+            for x in await cur.fetchall():
+                lines.setdefault(x["game_id"], []).append(self._line(x))
+        async with self.db.execute("SELECT * FROM games") as cur:
+            for r in await cur.fetchall():
+                try:
+                    self._game(r, lines.get(r["id"], []))
+                except CorruptRow as e:
+                    if "JSON" not in e.why:  # bad data JSON is already listed by check()
+                        problems.append(str(e))
+        async with self.db.execute("SELECT id, before, after FROM audit_log") as cur:
+            for r in await cur.fetchall():
+                for col in ("before", "after"):
+                    try:
+                        if r[col] is not None:
+                            json.loads(r[col])
+                    except ValueError as e:
+                        problems.append(f"audit_log row {r['id']}: bad {col} JSON ({e})")
+        return problems
 
 
 def _statements(sql: str) -> list[str]:

@@ -1,0 +1,807 @@
+"""StandingsService: seasons, recorded results, ratings, leaderboards and player statistics.
+
+Every write is one transaction on the repository: a result, its places and uma/oka-adjusted
+result, the rating changes, the season summary rows and the audit-log entry are written together
+or not at all. A finished bot game is recorded inside the very transaction that stores its last
+action (:meth:`on_bot_game`, registered as a repository hook), under a savepoint so that a problem
+in the standings can never lose the game itself.
+
+No Discord types here: the cog resolves members and guests into :class:`Who` values and turns
+:class:`StandingsError` into a plain answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import hashlib
+import io
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import aiosqlite
+
+from bot.standings.chart import rating_chart
+from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Seat, rating_system
+from bot.standings.scoring import settle
+from bot.standings.stats import SeatStats, game_stats
+from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
+from engine.rules.base import UnknownRuleset, find_ruleset, ruleset_names
+
+log = logging.getLogger(__name__)
+
+LEADERBOARD_ORDERS = ("points", "rating", "placement")
+PAGE_SIZE = 10
+SEATS = "ESWN"
+
+
+class StandingsError(Exception):
+    """A request the standings refuse; the message is a plain sentence for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """A player as the standings know them: a member, a guest or an AI seat."""
+
+    player: str  # identity key: u:<id>, g:<case-folded name>, ai:<name>
+    user_id: int | None
+    name: str
+    kind: str  # user | guest | ai
+
+    @classmethod
+    def member(cls, user_id: int, name: str) -> Who:
+        return cls(f"u:{user_id}", user_id, name, "user")
+
+    @classmethod
+    def guest(cls, name: str) -> Who:
+        clean = " ".join(name.split())
+        if not clean:
+            raise StandingsError("a guest needs a name, like guest:Kana")
+        if len(clean) > 40:
+            raise StandingsError("a guest name can be at most 40 characters long")
+        return cls(f"g:{clean.casefold()}", None, clean, "guest")
+
+    @classmethod
+    def ai(cls, name: str) -> Who:
+        return cls(f"ai:{name}", None, name, "ai")
+
+
+@dataclass(slots=True)
+class LeaderboardPage:
+    season: SeasonRow
+    by: str
+    page: int
+    pages: int
+    total: int
+    rows: list[tuple[int, StandingRow]]
+
+    def text(self) -> str:
+        head = {"points": "points (uma/oka)", "rating": "rating", "placement": "average placement"}[self.by]
+        lines = [f"**{self.season.name}** — leaderboard by {head} (page {self.page + 1}/{max(1, self.pages)})"]
+        if not self.rows:
+            need = f" with at least {self.season.min_games} games" if self.season.min_games else ""
+            lines.append(f"No players{need} yet.")
+            return "\n".join(lines)
+        body = [f"{'#':>3} {'player':<20} {'games':>5} {'points':>8} {'avg pl':>6} {'rating':>8}"]
+        for rank, s in self.rows:
+            body.append(
+                f"{rank:>3} {s.name[:20]:<20} {s.games:>5} {s.result_total:>+8.1f} {s.average_place:>6.2f} {s.rating:>8.1f}"
+            )
+        lines.append("```\n" + "\n".join(body) + "\n```")
+        return "\n".join(lines)
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    who: Who
+    season: SeasonRow
+    standing: StandingRow
+    ratings: list[float]
+    play: SeatStats | None  # over the bot-played games, if any
+    bot_games: int
+    chart: bytes = b""
+
+    @property
+    def games(self) -> int:
+        return self.standing.games
+
+    def placement_distribution(self) -> list[int]:
+        return self.standing.places[: self.season.players]
+
+    def text(self) -> str:
+        s = self.standing
+        n = self.season.players
+        dist = " / ".join(f"{c}" for c in s.places[:n])
+        pct = " / ".join(f"{100 * c / s.games:.0f}%" for c in s.places[:n]) if s.games else ""
+        lines = [
+            f"**{self.who.name}** in {self.season.name}",
+            f"games: {s.games}; places 1st–{'3rd' if n == 3 else '4th'}: {dist} ({pct})",
+            f"average placement: {s.average_place:.2f}",
+            f"points (uma/oka): total {s.result_total:+.1f}, average {s.result_total / s.games:+.2f}" if s.games else "points: none",
+            f"average final score: {s.points_total / s.games:,.0f}" if s.games else "",
+            f"rating ({self.season.rating}): {s.rating:.1f}",
+        ]
+        p = self.play
+        if p is not None and p.hands:
+            r = p.rates()
+            lines.append(
+                f"bot games: {self.bot_games} ({p.hands} hands) — win {_pct(r['win_rate'])}, deal-in {_pct(r['deal_in_rate'])}, "
+                f"riichi {_pct(r['riichi_rate'])}, call {_pct(r['call_rate'])}; average win {_num(r['average_win'])}, "
+                f"average deal-in {_num(r['average_deal_in'])}"
+            )
+        return "\n".join(x for x in lines if x)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x: float | None) -> str:
+    return "–" if x is None else f"{x:,.0f}"
+
+
+@dataclass(slots=True)
+class Entry:
+    """One typed-in line of a result: who, and their final score."""
+
+    who: Who
+    score: int
+
+
+class StandingsService:
+    def __init__(self, repo: Repository, *, clock: Callable[[], float] = time.time) -> None:
+        self.repo = repo
+        self.clock = clock
+        self._systems: dict[str, RatingSystem] = {}
+        self._stats_locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._charts: dict[tuple[int, str, int, float], bytes] = {}
+        if self.on_bot_game not in repo.game_recorders:
+            repo.game_recorders.append(self.on_bot_game)
+
+    async def on_table_update(self, update: Any) -> None:
+        """TableService listener: when a game ends, warm the statistics cache in the background."""
+        if not getattr(update, "game_over", False):
+            return
+        g = await self.repo.game_for_table(update.table.id)
+        if g is None:
+            return
+        task = asyncio.create_task(self.game_play_stats([g.id]), name=f"standings-stats-{g.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Cancel background work (before the repository closes)."""
+        for t in list(self._tasks):
+            t.cancel()
+        for t in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await t
+        self._tasks.clear()
+
+    def system(self, name: str) -> RatingSystem:
+        s = self._systems.get(name)
+        if s is None:
+            s = self._systems[name] = rating_system(name)
+        return s
+
+    # ================================================================ seasons
+
+    async def start_season(
+        self,
+        guild_id: int | None,
+        actor_id: int | None,
+        name: str,
+        *,
+        ruleset: str = "riichi",
+        start_points: int | None = None,
+        return_points: int | None = None,
+        uma: str | Sequence[float] | None = None,
+        rating: str = "openskill",
+        min_games: int = 0,
+        ties: str = "seat",
+        leftover: str = "first",
+        parallel: bool = False,
+    ) -> SeasonRow:
+        name = " ".join(name.split())
+        if not name or len(name) > 60:
+            raise StandingsError("a season needs a name of 1 to 60 characters")
+        try:
+            rs = find_ruleset(ruleset)
+        except (UnknownRuleset, KeyError, ValueError):
+            raise StandingsError(f"unknown ruleset '{ruleset}': choose one of {', '.join(ruleset_names())}") from None
+        if rating not in RATING_SYSTEMS:
+            raise StandingsError(f"unknown rating system '{rating}': choose one of {', '.join(RATING_SYSTEMS)}")
+        if ties not in ("seat", "split") or leftover not in ("first", "none"):
+            raise StandingsError("ties must be seat or split, and leftover sticks first or none")
+        if min_games < 0:
+            raise StandingsError("the minimum number of games cannot be negative")
+        n = rs.players
+        opts = rs.options
+        start = opts.start_points if start_points is None else start_points
+        ret = opts.return_points if return_points is None else return_points
+        uma_t = tuple(float(x) for x in opts.uma) if uma is None else _parse_uma(uma, n)
+        if len(uma_t) != n:
+            raise StandingsError(f"the uma needs {n} numbers, one per place")
+        if abs(sum(uma_t)) > 1e-9:
+            raise StandingsError(f"the uma must add up to 0; {', '.join(f'{x:g}' for x in uma_t)} adds up to {sum(uma_t):g}")
+        existing = await self.repo.seasons(guild_id)
+        if any(s.name.casefold() == name.casefold() for s in existing):
+            raise StandingsError(f"this club already has a season called '{name}'")
+        active = [s for s in existing if s.active]
+        if active and not parallel:
+            raise StandingsError(
+                f"the season '{active[-1].name}' is still running: end it with /season end, or start this one with parallel:true"
+            )
+        sid = await self.repo.create_season(
+            actor_id, guild_id=guild_id, name=name, ruleset=rs.name, players=n, start_points=start, return_points=ret,
+            uma=list(uma_t), rating=rating, min_games=min_games, ties=ties, leftover=leftover, active=1, started_at=self.clock(),
+        )
+        season = await self.repo.get_season(sid)
+        assert season is not None
+        return season
+
+    async def season(self, guild_id: int | None, name: str | None = None) -> SeasonRow:
+        """The season named (any state), or the club's running season."""
+        seasons = await self.repo.seasons(guild_id)
+        if name:
+            want = " ".join(name.split()).casefold()
+            for s in seasons:
+                if s.name.casefold() == want:
+                    return s
+            raise StandingsError(f"this club has no season called '{name}'")
+        active = [s for s in seasons if s.active]
+        if not active:
+            raise StandingsError("no season is running in this club: an organiser can start one with /season start")
+        return active[-1]
+
+    async def end_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None) -> SeasonRow:
+        s = await self.season(guild_id, name)
+        if not s.active:
+            raise StandingsError(f"the season '{s.name}' has already ended")
+        await self.repo.update_season(s.id, actor_id, "season end", active=0, ended_at=self.clock())
+        return await self._reload(s)
+
+    async def rename_season(self, guild_id: int | None, actor_id: int | None, name: str | None, new_name: str) -> SeasonRow:
+        s = await self.season(guild_id, name)
+        new = " ".join(new_name.split())
+        if not new or len(new) > 60:
+            raise StandingsError("a season needs a name of 1 to 60 characters")
+        if any(o.name.casefold() == new.casefold() and o.id != s.id for o in await self.repo.seasons(guild_id)):
+            raise StandingsError(f"this club already has a season called '{new}'")
+        await self.repo.update_season(s.id, actor_id, "season rename", name=new)
+        return await self._reload(s)
+
+    async def _reload(self, s: SeasonRow) -> SeasonRow:
+        again = await self.repo.get_season(s.id)
+        assert again is not None
+        return again
+
+    async def list_seasons(self, guild_id: int | None) -> list[SeasonRow]:
+        return await self.repo.seasons(guild_id)
+
+    # ================================================================ recording
+
+    def _settled(
+        self, season: SeasonRow, players: Sequence[Who], points: Sequence[int], *, sticks: int = 0, ties: str | None = None,
+        leftover: str | None = None, start_total: int | None = None,
+    ) -> list[PlayerLine]:
+        s = settle(
+            points, start_points=season.start_points, return_points=season.return_points, uma=season.uma,
+            ties=ties or season.ties, sticks=sticks, leftover=leftover or season.leftover, start_total=start_total,
+        )
+        return [
+            PlayerLine(seat=i, player=w.player, user_id=w.user_id, name=w.name, kind=w.kind, points=s.points[i], place=s.places[i],
+                       result=s.results[i])
+            for i, w in enumerate(players)
+        ]
+
+    async def _rate(self, db: aiosqlite.Connection, season: SeasonRow, game_id: int, lines: list[PlayerLine]) -> None:
+        """Apply one more game (the newest of its season) to the ratings and the season summary."""
+        system = self.system(season.rating)
+        current = await self.repo.sx_standings(db, season.id, [p.player for p in lines])
+        states = []
+        for p in lines:
+            c = current.get(p.player)
+            states.append(RatingState(c.rating, c.games, c.mu, c.sigma) if c else system.initial())
+        new = system.update(states, [Seat(p.player, p.place, p.result) for p in lines])
+        rows = []
+        for p, before, after in zip(lines, states, new):
+            p.rating, p.rating_delta, p.mu, p.sigma = after.rating, after.rating - before.rating, after.mu, after.sigma
+            rows.append((p.rating, p.rating_delta, p.mu, p.sigma, game_id, p.seat))
+            st = current.get(p.player) or StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
+            _add(st, p)
+            st.rating, st.mu, st.sigma = after.rating, after.mu, after.sigma
+            current[p.player] = st
+        await self.repo.sx_set_ratings(db, rows)
+        await self.repo.sx_put_standings(db, list(current.values()))
+
+    async def on_bot_game(self, db: aiosqlite.Connection, game_id: int, g: dict[str, Any]) -> None:
+        """Repository hook: a bot game was just recorded in this transaction; give its seats their
+        identity keys and, if the club's running season plays this ruleset, attach it and rate it."""
+        await db.execute("SAVEPOINT standings")
+        try:
+            await self._attach_bot_game(db, game_id, g)
+        except Exception:
+            log.exception("game %s: could not attach it to the standings; the game itself is kept", game_id)
+            await db.execute("ROLLBACK TO standings")
+        await db.execute("RELEASE standings")
+
+    async def _attach_bot_game(self, db: aiosqlite.Connection, game_id: int, g: dict[str, Any]) -> None:
+        players = sorted(g["players"], key=lambda p: p["seat"])
+        whos = [Who.member(p["user_id"], p["name"]) if p["user_id"] is not None else Who.ai(p["name"]) for p in players]
+        points = [int(p["points"]) for p in players]
+        season = next(
+            (s for s in await self.repo.sx_active_seasons(db, g.get("guild_id")) if s.ruleset == g["ruleset"] and s.players == len(players)),
+            None,
+        )
+        if season is None:
+            lines = [
+                PlayerLine(seat=p["seat"], player=w.player, user_id=w.user_id, name=w.name, kind=w.kind, points=int(p["points"]),
+                           place=int(p["place"]), result=float(p["result"]))
+                for p, w in zip(players, whos)
+            ]
+            await self.repo.sx_put_players(db, game_id, lines)
+            return
+        # the engine already gave leftover sticks to the top (R-2.9): settle the final points as they are
+        lines = self._settled(season, whos, points, sticks=0)
+        for line, p in zip(lines, players):
+            line.seat = int(p["seat"])
+        await self.repo.sx_set_game(db, game_id, season_id=season.id)
+        await self.repo.sx_put_players(db, game_id, lines)
+        await self._rate(db, season, game_id, lines)
+
+    def _validate(self, season: SeasonRow, entries: Sequence[Entry], sticks: int) -> None:
+        n = len(entries)
+        if n not in (3, 4):
+            raise StandingsError(f"a result needs 3 or 4 players, not {n}")
+        if n != season.players:
+            raise StandingsError(f"the season '{season.name}' plays {season.players}-player games, and this result has {n} players")
+        seen: dict[str, str] = {}
+        for e in entries:
+            if e.who.player in seen:
+                raise StandingsError(f"{e.who.name} is listed twice: every seat needs a different player")
+            seen[e.who.player] = e.who.name
+        if sticks < 0:
+            raise StandingsError("the number of riichi sticks left on the table cannot be negative")
+        for e in entries:
+            if e.score % 100:
+                raise StandingsError(f"scores are counted in hundreds: {e.who.name}'s {e.score} is not")
+        total = sum(e.score for e in entries)
+        want = season.start_points * n - 1000 * sticks
+        if total != want:
+            stick_text = f" with {sticks} riichi stick{'s' if sticks != 1 else ''} left on the table" if sticks else ""
+            raise StandingsError(
+                f"the scores add up to {total:,}, but {n} players starting at {season.start_points:,}{stick_text} "
+                f"must add up to {want:,} (off by {total - want:+,})"
+            )
+
+    async def add_result(
+        self, guild_id: int | None, actor_id: int | None, entries: Sequence[Entry], *, sticks: int = 0, seat_order: bool = False,
+        season: str | None = None,
+    ) -> GameRow:
+        """Record an in-person game typed in by a member. ``seat_order``: the players are listed in
+        seat order from the first dealer (E, S, W, N), so equal scores rank by seat (R-2.8); without
+        it, equal scores share their places' uma."""
+        s = await self.season(guild_id, season)
+        if not s.active:
+            raise StandingsError(f"the season '{s.name}' has ended; results can only be added to a running season")
+        self._validate(s, entries, sticks)
+        ties = s.ties if seat_order else "split"
+        lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
+        g = GameRow(
+            id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="manual", ruleset=s.ruleset, finished_at=self.clock(),
+            status="ok", sticks=sticks, data={"seat_order": seat_order, "scores": [e.score for e in entries]}, players=lines,
+        )
+        async with self.repo.tx() as db:
+            gid = await self.repo.sx_insert_game(db, g, entered_by=actor_id)
+            g.id = gid
+            await self._rate(db, s, gid, lines)
+            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, game_id=gid, actor_id=actor_id, action="result add",
+                                     after=g.to_json())
+        return g
+
+    async def _game_in_club(self, guild_id: int | None, game_id: int) -> GameRow:
+        try:
+            g = await self.repo.get_game(game_id)
+        except CorruptRow as e:
+            raise StandingsError(f"game #{game_id} is damaged in the database ({e.why}); ask the bot's host to run `python -m bot db check`") from None
+        if g is None or g.guild_id != guild_id:
+            raise StandingsError(f"this club has no game #{game_id}")
+        return g
+
+    async def edit_result(
+        self, guild_id: int | None, actor_id: int | None, game_id: int, entries: Sequence[Entry], *, organiser: bool,
+        sticks: int = 0, seat_order: bool = False,
+    ) -> GameRow:
+        """Replace a typed-in or imported game's players and scores (organisers only); the ratings
+        are recomputed from that game on."""
+        if not organiser:
+            raise StandingsError("only an organiser can edit a result")
+        g = await self._game_in_club(guild_id, game_id)
+        if g.status == "void":
+            raise StandingsError(f"game #{game_id} was voided and cannot be edited")
+        if g.source == "bot":
+            raise StandingsError(f"game #{game_id} was played at a bot table: its scores come from the game itself; void it instead")
+        if g.season_id is None:
+            raise StandingsError(f"game #{game_id} belongs to no season")
+        s = await self.repo.get_season(g.season_id)
+        assert s is not None
+        self._validate(s, entries, sticks)
+        ties = s.ties if seat_order else "split"
+        lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
+        before = g.to_json()
+        data = {**g.data, "seat_order": seat_order, "scores": [e.score for e in entries]}
+        async with self.repo.tx() as db:
+            await self.repo.sx_set_game(db, game_id, sticks=sticks, data=data)
+            await self.repo.sx_put_players(db, game_id, lines)
+            await self._recompute(db, s, from_game=g)
+            after = await self.repo.get_game(game_id, db)
+            assert after is not None
+            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, game_id=game_id, actor_id=actor_id, action="result edit",
+                                     before=before, after=after.to_json())
+        return after
+
+    async def void_result(self, guild_id: int | None, actor_id: int | None, game_id: int, *, organiser: bool, reason: str = "") -> GameRow:
+        """Take a game out of everything (leaderboard, ratings, stats); the ratings are recomputed
+        from that game on. The rows stay, marked void, and the audit log keeps what they were."""
+        if not organiser:
+            raise StandingsError("only an organiser can void a result")
+        g = await self._game_in_club(guild_id, game_id)
+        if g.status == "void":
+            raise StandingsError(f"game #{game_id} is already void")
+        s = await self.repo.get_season(g.season_id) if g.season_id is not None else None
+        async with self.repo.tx() as db:
+            await self.repo.sx_set_game(db, game_id, status="void")
+            await self.repo.sx_set_ratings(db, [(None, None, None, None, game_id, p.seat) for p in g.players])
+            if s is not None:
+                await self._recompute(db, s, from_game=g)
+            after = replace(g, status="void").to_json()
+            if reason:
+                after["reason"] = reason
+            await self.repo.sx_audit(db, guild_id=guild_id, season_id=g.season_id, game_id=game_id, actor_id=actor_id,
+                                     action="result void", before=g.to_json(), after=after)
+        return replace(g, status="void")
+
+    async def link_guest(self, guild_id: int | None, actor_id: int | None, guest: str, member: Who, *, organiser: bool) -> list[int]:
+        """From now on a guest's recorded games count for a member (organisers only)."""
+        if not organiser:
+            raise StandingsError("only an organiser can link a guest to a member")
+        g = Who.guest(guest[6:] if guest.casefold().startswith("guest:") else guest)
+        known = await self.repo.known_players(guild_id)
+        if g.player not in known:
+            raise StandingsError(f"this club has no games with a guest called '{g.name}'")
+        async with self.repo.tx() as db:
+            try:
+                seasons = await self.repo.sx_link_guest(db, guild_id, g.player, int(member.user_id or 0), member.name)
+            except ValueError as e:
+                raise StandingsError(f"cannot link: {e}") from None
+            for sid in seasons:
+                s = await self.repo.get_season(sid)
+                if s is not None:
+                    await self._recompute(db, s, from_game=None)
+            await self.repo.sx_audit(db, guild_id=guild_id, actor_id=actor_id, action="guest link",
+                                     before={"player": g.player, "name": known[g.player]}, after={"player": member.player, "name": member.name})
+        return seasons
+
+    # ---------------------------------------------------------------- recomputation
+
+    async def recompute_season(self, season_id: int) -> None:
+        """Recompute every rating and summary row of a season from its list of games."""
+        s = await self.repo.get_season(season_id)
+        if s is None:
+            raise StandingsError(f"there is no season {season_id}")
+        async with self.repo.tx() as db:
+            await self._recompute(db, s, from_game=None)
+
+    async def _recompute(self, db: aiosqlite.Connection, season: SeasonRow, *, from_game: GameRow | None) -> None:
+        """Ratings from ``from_game``'s place in the season on (all of them for None), then the
+        season's summary rows. Games before it keep their stored ratings, which are the start."""
+        games = await self.repo.season_games(season.id, db)
+        system = self.system(season.rating)
+        start_at = 0
+        if from_game is not None:
+            key = (from_game.finished_at, from_game.id)
+            start_at = next((i for i, g in enumerate(games) if (g.finished_at, g.id) >= key), len(games))
+        states: dict[str, RatingState] = {}
+        for g in games[:start_at]:
+            for p in g.players:
+                prev = states.get(p.player)
+                count = (prev.games if prev else 0) + 1
+                if p.rating is None:  # a stored rating is missing: recompute everything instead
+                    return await self._recompute(db, season, from_game=None)
+                states[p.player] = RatingState(p.rating, count, p.mu, p.sigma)
+        rows: list[tuple[float | None, float | None, float | None, float | None, int, int]] = []
+        for g in games[start_at:]:
+            before = [states.get(p.player) or system.initial() for p in g.players]
+            after = system.update(before, [Seat(p.player, p.place, p.result) for p in g.players])
+            for p, b, a in zip(g.players, before, after):
+                states[p.player] = a
+                p.rating, p.rating_delta, p.mu, p.sigma = a.rating, a.rating - b.rating, a.mu, a.sigma
+                rows.append((a.rating, p.rating_delta, a.mu, a.sigma, g.id, p.seat))
+        await self.repo.sx_set_ratings(db, rows)
+        summary: dict[str, StandingRow] = {}
+        for g in games:
+            for p in g.players:
+                st = summary.get(p.player)
+                if st is None:
+                    st = summary[p.player] = StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
+                st.name, st.user_id, st.kind = p.name, p.user_id, p.kind
+                _add(st, p)
+        for key, st in summary.items():
+            final = states[key]
+            st.rating, st.mu, st.sigma = final.rating, final.mu, final.sigma
+        await self.repo.sx_put_standings(db, list(summary.values()), replace_season=season.id)
+
+    # ---------------------------------------------------------------- import
+
+    async def import_log(
+        self, guild_id: int | None, actor_id: int | None, text: str, filename: str, *, names: str = "",
+        resolve: Callable[[str], Who] | None = None, known_member: Callable[[str], Who | None] | None = None, season: str | None = None,
+    ) -> list[GameRow]:
+        """Record the game(s) of a Tenhou XML / tenhou.net/6 / mjai / Majiang log (also the bot's own
+        exports). The engine replays the log, and the scores recorded are the replay's, which the
+        replay checks against the log's own. ``names`` maps log names or seats (E/S/W/N from the
+        first dealer) to members or guests: ``"Aさん=<@123>, S=guest:Kana"``; a log name not mapped
+        is the member of that name (``known_member``) or else a guest of that name."""
+        from engine.logs.detect import parse_any
+        from engine.logs.record import LogFormatError
+
+        s = await self.season(guild_id, season)
+        if not s.active:
+            raise StandingsError(f"the season '{s.name}' has ended; results can only be added to a running season")
+        digest = hashlib.sha1(text.encode()).hexdigest()
+        dup = await self.repo.find_import(guild_id, digest)
+        if dup is not None:
+            raise StandingsError(f"that log was already imported as game #{dup}")
+        try:
+            records = parse_any(text, filename)
+        except LogFormatError as e:
+            raise StandingsError(f"I could not read that file: {e}") from None
+        mapping = _parse_mapping(names, resolve)
+        prepared = []
+        for i, rec in enumerate(records):
+            prepared.append(await asyncio.to_thread(_replay_for_import, rec))
+            where = f" (game {i + 1} of the file)" if len(records) > 1 else ""
+            got = prepared[-1]
+            if isinstance(got, str):
+                raise StandingsError(f"that log does not replay{where}: {got}")
+            n = len(got.names)
+            if n != s.players:
+                raise StandingsError(f"the season '{s.name}' plays {s.players}-player games, and the log{where} has {n} players")
+        out = []
+        async with self.repo.tx() as db:
+            for i, got in enumerate(prepared):
+                assert not isinstance(got, str)
+                whos = []
+                for seat, log_name in enumerate(got.names):
+                    w = mapping.get(SEATS[seat]) or mapping.get(log_name.casefold())
+                    if w is None:
+                        w = (known_member(log_name) if known_member else None) or Who.guest(log_name or f"seat {SEATS[seat]}")
+                    whos.append(w)
+                keys = [w.player for w in whos]
+                dupe = next((w for w in whos if keys.count(w.player) > 1), None)
+                if dupe is not None:
+                    seats = ", ".join(SEATS[j] for j, k in enumerate(keys) if k == dupe.player)
+                    raise StandingsError(
+                        f"seats {seats} would both be {dupe.name}: map them to different players with names:, "
+                        f"e.g. names:\"{SEATS[keys.index(dupe.player)]}=guest:{dupe.name} A, "
+                        f"{SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)]}=guest:{dupe.name} B\""
+                    )
+                lines = self._settled(s, whos, got.points, sticks=got.sticks, leftover="none", start_total=got.start_total,
+                                      ties=s.ties)
+                data = {
+                    "file": filename, "format": got.format, "log_names": list(got.names), "complete": got.complete,
+                    "sha1": digest, "index": i, "log_ruleset": got.ruleset,
+                }
+                g = GameRow(id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="import", ruleset=got.ruleset,
+                            finished_at=self.clock(), status="ok", sticks=got.sticks, data=data, players=lines)
+                g.id = await self.repo.sx_insert_game(db, g, entered_by=actor_id)
+                await self._rate(db, s, g.id, lines)
+                await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result import",
+                                         after=g.to_json())
+                out.append(g)
+        return out
+
+    # ================================================================ reading
+
+    async def leaderboard(self, guild_id: int | None, season: str | int | None = None, by: str = "points", page: int = 0) -> LeaderboardPage:
+        if by not in LEADERBOARD_ORDERS:
+            raise StandingsError(f"the leaderboard can be ordered by {', '.join(LEADERBOARD_ORDERS)}")
+        s = await self._season_ref(guild_id, season)
+        total, _ = await self.repo.leaderboard(s.id, by, min_games=s.min_games, limit=0)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(0, page), pages - 1)
+        _, rows = await self.repo.leaderboard(s.id, by, min_games=s.min_games, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
+        return LeaderboardPage(s, by, page, pages, total, [(page * PAGE_SIZE + i + 1, r) for i, r in enumerate(rows)])
+
+    async def _season_ref(self, guild_id: int | None, season: str | int | None) -> SeasonRow:
+        if isinstance(season, int):
+            s = await self.repo.get_season(season)
+            if s is None or s.guild_id != guild_id:
+                raise StandingsError("that season is not this club's")
+            return s
+        return await self.season(guild_id, season)
+
+    async def player_stats(self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True) -> PlayerStats:
+        s = await self.season(guild_id, season)
+        st = await self.repo.standing(s.id, who.player)
+        if st is None or st.games == 0:
+            raise StandingsError(f"{who.name} has no recorded games in the season '{s.name}'")
+        history = await self.repo.player_history(s.id, who.player)
+        bot = [h for h in history if h.source == "bot" and h.table_id is not None]
+        play: SeatStats | None = None
+        if bot:
+            per_game = await self.game_play_stats([h.game_id for h in bot])
+            play = SeatStats()
+            for h in bot:
+                seat_stats = per_game.get(h.game_id)
+                if seat_stats is not None and h.seat < len(seat_stats):
+                    play.add(seat_stats[h.seat])
+        ratings = [h.rating for h in history if h.rating is not None]
+        out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
+        if chart and ratings:
+            # the picture only changes with a new game: keep the last few (season, player, games, rating)
+            key = (s.id, who.player, st.games, st.rating)
+            png = self._charts.get(key)
+            if png is None:
+                png = await asyncio.to_thread(rating_chart, ratings, title=f"{st.name} — {s.name}", label=f"rating ({s.rating})")
+                self._charts[key] = png
+                while len(self._charts) > 256:
+                    self._charts.pop(next(iter(self._charts)))
+            out.chart = png
+        return out
+
+    async def game_play_stats(self, game_ids: Sequence[int]) -> dict[int, list[SeatStats]]:
+        """Per-seat play statistics of bot games, from the cache or by replaying (then cached)."""
+        cached = await self.repo.cached_stats(game_ids)
+        out: dict[int, list[SeatStats]] = {}
+        for (gid, seat), row in cached.items():
+            lst = out.setdefault(gid, [])
+            while len(lst) <= seat:
+                lst.append(SeatStats())
+            lst[seat] = SeatStats(*row)
+        for gid in game_ids:
+            if gid in out:
+                continue
+            lock = self._stats_locks.setdefault(gid, asyncio.Lock())
+            async with lock:
+                again = await self.repo.cached_stats([gid])
+                if again:
+                    rows = sorted(again.items())
+                    out[gid] = [SeatStats(*row) for _, row in rows]
+                    continue
+                computed = await self._replay_stats(gid)
+                if computed is None:
+                    continue
+                await self.repo.put_stats(gid, [_stats_row(x) for x in computed])
+                out[gid] = computed
+        return out
+
+    async def _replay_stats(self, game_id: int) -> list[SeatStats] | None:
+        try:
+            g = await self.repo.get_game(game_id)
+        except CorruptRow as e:
+            log.error("skipping %s", e)
+            return None
+        if g is None or g.table_id is None:
+            return None
+        table = await self.repo.get_table(g.table_id)
+        if table is None:
+            return None
+        actions = [a for _, a in await self.repo.actions(g.table_id)]
+        try:
+            return await asyncio.to_thread(game_stats, table.ruleset, table.options, table.seed, actions)
+        except Exception as e:  # a stored log that no longer replays: report it and skip the game
+            log.error("game %s (table %s): the action log does not replay for statistics: %s", game_id, g.table_id, e)
+            return None
+
+    async def export_csv(self, guild_id: int | None, season: str | None = None) -> tuple[str, bytes]:
+        s = await self.season(guild_id, season)
+        rows = await self.repo.season_export(s.id)
+        buf = io.StringIO()
+        cols = ["game", "finished_at", "source", "status", "sticks", "seat", "player", "name", "points", "place", "result", "rating", "rating_delta"]
+        w = csv.DictWriter(buf, fieldnames=cols)
+        w.writeheader()
+        for r in rows:
+            r = dict(r)
+            r["finished_at"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r["finished_at"]))
+            w.writerow(r)
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "-", s.name).strip("-") or f"season-{s.id}"
+        return f"{safe}.csv", buf.getvalue().encode()
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _add(st: StandingRow, p: PlayerLine) -> None:
+    st.games += 1
+    st.points_total += p.points
+    st.result_total = round(st.result_total + p.result, 3)
+    st.place_total += p.place
+    while len(st.places) < 4:
+        st.places.append(0)
+    st.places[p.place - 1] += 1
+
+
+def _stats_row(x: SeatStats) -> tuple[int, ...]:
+    return (x.hands, x.wins, x.deal_ins, x.riichi, x.calls, x.win_points, x.deal_in_points)
+
+
+def _parse_uma(uma: str | Sequence[float], n: int) -> tuple[float, ...]:
+    if isinstance(uma, str):
+        parts = [p for p in re.split(r"[,\s/]+", uma.strip()) if p]
+        try:
+            return tuple(float(p) for p in parts)
+        except ValueError:
+            raise StandingsError(f"the uma is {n} numbers separated by commas, like 20,10,-10,-20") from None
+    return tuple(float(x) for x in uma)
+
+
+def _parse_mapping(names: str, resolve: Callable[[str], Who] | None) -> dict[str, Who]:
+    """``"Aさん=<@1>, S=guest:Kana"`` -> {casefolded log name or seat letter: Who}."""
+    out: dict[str, Who] = {}
+    for part in re.split(r"[;,\n]", names or ""):
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise StandingsError(f"'{part.strip()}' is not a mapping: write log name=player, like Aさん=@alice or S=guest:Kana")
+        key, _, value = part.partition("=")
+        key, value = key.strip(), value.strip()
+        if value.casefold().startswith("guest:"):
+            who = Who.guest(value[6:])
+        elif resolve is not None:
+            who = resolve(value)
+        else:
+            raise StandingsError(f"I do not know the player '{value}'")
+        out[key.upper() if key.upper() in SEATS and len(key) == 1 else key.casefold()] = who
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Imported:
+    names: tuple[str, ...]  # in seat order from the first dealer
+    points: list[int]
+    sticks: int
+    start_total: int
+    complete: bool
+    format: str
+    ruleset: str
+
+
+def _replay_for_import(rec: Any) -> _Imported | str:
+    """Replay one record (worker thread); the scores in seat order from the first dealer, or why not."""
+    from engine.logs.replay import ReplayReport, replay_record
+
+    report = ReplayReport()
+    try:
+        game = replay_record(rec, report)
+    except Exception as e:  # the engine's log errors are ValueErrors; anything else is reported the same way
+        return str(e)
+    if report.skipped:
+        return report.skipped[0].get("why", "the log is not under standard rules")
+    if game is None or not report.ok:
+        if report.mismatches:
+            m = report.mismatches[0]
+            return f"hand {m.hand}: {m.what} (log {m.expected}, engine {m.got})"
+        if report.errors:
+            return report.errors[0].get("error", "unreadable")
+        return "the engine could not replay it"
+    n = game.players
+    first = rec.hands[0]
+    offset = (first.dealer - first.hand_number) % n
+    seat_of = [(s - offset) % n for s in range(n)]
+    names = tuple(rec.names[s] if s < len(rec.names) else "" for s in range(n))
+    if game.over and not game.truncated:
+        points = [game.final_scores[seat_of[s]] for s in range(n)]
+        sticks, complete = 0, True
+    else:
+        points = [game.scores[seat_of[s]] for s in range(n)]
+        sticks, complete = game.sticks, False
+    start_total = sum(first.scores) + 1000 * first.sticks
+    return _Imported(names, points, sticks, start_total, complete, rec.format, game.ruleset.name)

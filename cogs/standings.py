@@ -1,0 +1,412 @@
+"""Standings commands: ``/season``, ``/result``, ``/leaderboard`` and ``/stats``.
+
+Thin: each command resolves members and guests, calls :class:`~bot.standings.service.StandingsService`
+and answers with a plain sentence (ephemeral for refusals). The leaderboard's page buttons are
+``DynamicItem``s whose ``custom_id`` (``lb:<season>:<by>:<page>:<user>``) carries the page, so they
+keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.standings.service import (
+    LEADERBOARD_ORDERS,
+    Entry,
+    LeaderboardPage,
+    StandingsError,
+    StandingsService,
+    Who,
+)
+from bot.storage.repository import GameRow
+
+if TYPE_CHECKING:
+    from bot.client import JantakuBot
+
+log = logging.getLogger(__name__)
+
+_MENTION = re.compile(r"<@!?(\d+)>|(\d{15,21})")
+_BY_CHOICES = [
+    app_commands.Choice(name="points", value="points"),
+    app_commands.Choice(name="rating", value="rating"),
+    app_commands.Choice(name="average placement", value="placement"),
+]
+
+
+def _name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def service_of(bot: commands.Bot) -> StandingsService:
+    svc = getattr(bot, "standings", None)
+    if svc is None:
+        svc = StandingsService(bot.repo)  # type: ignore[attr-defined]
+        bot.standings = svc  # type: ignore[attr-defined]
+    return svc
+
+
+def is_organiser(bot: commands.Bot, interaction: discord.Interaction) -> bool:
+    member = interaction.user
+    if isinstance(member, discord.Member):
+        if member.guild_permissions.manage_guild:
+            return True
+        role = bot.settings.organiser_role  # type: ignore[attr-defined]
+        return any(r.name == role for r in member.roles)
+    return False
+
+
+async def _answer(interaction: discord.Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Members:
+    """Resolves what a user typed for a player: a mention, an id, a member's name or ``guest:Name``."""
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.guild = interaction.guild
+        self.cache: dict[int, Who] = {}
+
+    async def prefetch(self, *texts: str | None) -> None:
+        """Fetch every mentioned member first, so that :meth:`resolve` can run without awaiting."""
+        for text in texts:
+            for m in _MENTION.finditer(text or ""):
+                uid = int(m[1] or m[2])
+                if uid in self.cache or self.guild is None:
+                    continue
+                member = self.guild.get_member(uid)
+                if member is None:
+                    try:
+                        member = await self.guild.fetch_member(uid)
+                    except discord.HTTPException:
+                        continue
+                self.cache[uid] = Who.member(uid, _name(member))
+
+    def by_name(self, name: str) -> Who | None:
+        want = name.strip().lstrip("@").casefold()
+        if self.guild is None or not want:
+            return None
+        for m in self.guild.members:
+            if want in (m.name.casefold(), _name(m).casefold()):
+                return Who.member(m.id, _name(m))
+        return None
+
+    def resolve(self, text: str) -> Who:
+        t = text.strip()
+        if t.casefold().startswith("guest:"):
+            return Who.guest(t[6:])
+        m = _MENTION.fullmatch(t)
+        if m:
+            uid = int(m[1] or m[2])
+            who = self.cache.get(uid)
+            if who is None:
+                raise StandingsError(f"<@{uid}> is not a member of this club: mention a member, or write guest:Name for a guest")
+            return who
+        who = self.by_name(t)
+        if who is None:
+            raise StandingsError(f"I do not know a member called '{t}': mention them (@name), or write guest:{t} for a guest")
+        return who
+
+
+def _game_text(g: GameRow, head: str) -> str:
+    lines = [head]
+    for p in sorted(g.players, key=lambda p: (p.place, p.seat)):
+        delta = f", rating {p.rating_delta:+.1f}" if p.rating_delta is not None else ""
+        lines.append(f"{p.place}. {p.name}: {p.points:,} ({p.result:+.1f}{delta})")
+    if g.sticks:
+        lines.append(f"{g.sticks} riichi stick{'s' if g.sticks != 1 else ''} left on the table")
+    return "\n".join(lines)
+
+
+class _StandingsCog:
+    bot: JantakuBot
+
+    @property
+    def svc(self) -> StandingsService:
+        return service_of(self.bot)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, StandingsError):
+            text = str(original)
+            text = text + ("" if text.endswith((".", "?", "!")) else ".")
+        else:
+            log.exception("command failed", exc_info=original)
+            text = "Something went wrong on my side; nothing was changed. Please try again."
+        await _answer(interaction, text)
+
+    def _require_organiser(self, interaction: discord.Interaction, what: str) -> None:
+        if not is_organiser(self.bot, interaction):
+            raise StandingsError(f"only an organiser (the {self.bot.settings.organiser_role} role or Manage Server) can {what}")
+
+    async def _season_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        seasons = await self.svc.list_seasons(interaction.guild_id)
+        return [app_commands.Choice(name=s.name, value=s.name) for s in reversed(seasons) if current.casefold() in s.name.casefold()][:25]
+
+
+class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_description="Seasons of this club"):
+    def __init__(self, bot: JantakuBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="start", description="Start a season (organisers)")
+    @app_commands.describe(
+        name="the season's name", ruleset="rules it plays (riichi, tenhou, mleague, sanma, …)",
+        rating="rating system: openskill (default), points (uma/oka total) or tenhou (Tenhou R)",
+        min_games="games needed to appear on the leaderboard", uma="one number per place, like 20,10,-10,-20",
+        start_points="starting points (the ruleset's by default)", return_points="return points (the ruleset's by default)",
+        ties="equal scores: seat order from the first dealer, or split the uma", leftover="riichi sticks left at the end: to first place or to nobody",
+        parallel="start it while another season runs",
+    )
+    async def start(
+        self, interaction: discord.Interaction, name: str, ruleset: str = "riichi",
+        rating: Literal["openskill", "points", "tenhou"] = "openskill", min_games: app_commands.Range[int, 0, 1000] = 0,
+        uma: str | None = None, start_points: int | None = None, return_points: int | None = None,
+        ties: Literal["seat", "split"] = "seat", leftover: Literal["first", "none"] = "first", parallel: bool = False,
+    ) -> None:
+        self._require_organiser(interaction, "start a season")
+        s = await self.svc.start_season(
+            interaction.guild_id, interaction.user.id, name, ruleset=ruleset, start_points=start_points, return_points=return_points,
+            uma=uma, rating=rating, min_games=min_games, ties=ties, leftover=leftover, parallel=parallel,
+        )
+        uma_text = "/".join(f"{x:+g}" for x in s.uma)
+        await interaction.response.send_message(
+            f"Season **{s.name}** has started: {s.ruleset}, {s.start_points:,} start / {s.return_points:,} return, uma {uma_text}, "
+            f"rating {s.rating}, at least {s.min_games} games for the leaderboard."
+        )
+
+    @app_commands.command(name="end", description="End a season (organisers)")
+    async def end(self, interaction: discord.Interaction, season: str | None = None) -> None:
+        self._require_organiser(interaction, "end a season")
+        s = await self.svc.end_season(interaction.guild_id, interaction.user.id, season)
+        await interaction.response.send_message(f"Season **{s.name}** has ended.")
+
+    @app_commands.command(name="rename", description="Rename a season (organisers)")
+    async def rename(self, interaction: discord.Interaction, new_name: str, season: str | None = None) -> None:
+        self._require_organiser(interaction, "rename a season")
+        old = (await self.svc.season(interaction.guild_id, season)).name
+        s = await self.svc.rename_season(interaction.guild_id, interaction.user.id, season, new_name)
+        await interaction.response.send_message(f"Season **{old}** is now called **{s.name}**.")
+
+    @app_commands.command(name="list", description="The seasons of this club")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        seasons = await self.svc.list_seasons(interaction.guild_id)
+        if not seasons:
+            await interaction.response.send_message("This club has no seasons yet: an organiser can start one with /season start.", ephemeral=True)
+            return
+        lines = [
+            f"**{s.name}** — {s.ruleset}, rating {s.rating}, {'running' if s.active else 'ended'}"
+            for s in seasons
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="export", description="Every result of a season as CSV")
+    async def export(self, interaction: discord.Interaction, season: str | None = None) -> None:
+        filename, data = await self.svc.export_csv(interaction.guild_id, season)
+        await interaction.response.send_message(f"The results of {filename[:-4]}:", file=discord.File(io.BytesIO(data), filename))
+
+    end.autocomplete("season")(_StandingsCog._season_complete)
+    rename.autocomplete("season")(_StandingsCog._season_complete)
+    export.autocomplete("season")(_StandingsCog._season_complete)
+
+
+class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_description="Results of games played at the table"):
+    def __init__(self, bot: JantakuBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _entries(self, interaction: discord.Interaction, pairs: list[tuple[str | None, int | None]]) -> list[Entry]:
+        members = Members(interaction)
+        await members.prefetch(*(p for p, _ in pairs))
+        out = []
+        for i, (p, s) in enumerate(pairs, 1):
+            if p is None and s is None:
+                continue
+            if p is None or s is None:
+                raise StandingsError(f"player {i} needs both a name and a score")
+            out.append(Entry(members.resolve(p), s))
+        return out
+
+    @app_commands.command(name="add", description="Record a game played at a real table")
+    @app_commands.describe(
+        p1="a member (@name) or guest:Name", s1="final score", sticks="riichi sticks left on the table at the end",
+        seat_order="the players are listed in seat order from the first dealer (E, S, W, N): equal scores rank by seat",
+        season="the season (the running one by default)",
+    )
+    async def add(
+        self, interaction: discord.Interaction, p1: str, s1: int, p2: str, s2: int, p3: str, s3: int,
+        p4: str | None = None, s4: int | None = None, sticks: app_commands.Range[int, 0, 100] = 0, seat_order: bool = False,
+        season: str | None = None,
+    ) -> None:
+        entries = await self._entries(interaction, [(p1, s1), (p2, s2), (p3, s3), (p4, s4)])
+        g = await self.svc.add_result(interaction.guild_id, interaction.user.id, entries, sticks=sticks, seat_order=seat_order, season=season)
+        await interaction.response.send_message(_game_text(g, f"Game #{g.id} recorded:"))
+
+    @app_commands.command(name="edit", description="Correct a recorded game (organisers)")
+    async def edit(
+        self, interaction: discord.Interaction, game: int, p1: str, s1: int, p2: str, s2: int, p3: str, s3: int,
+        p4: str | None = None, s4: int | None = None, sticks: app_commands.Range[int, 0, 100] = 0, seat_order: bool = False,
+    ) -> None:
+        self._require_organiser(interaction, "edit a result")
+        entries = await self._entries(interaction, [(p1, s1), (p2, s2), (p3, s3), (p4, s4)])
+        g = await self.svc.edit_result(
+            interaction.guild_id, interaction.user.id, game, entries, organiser=True, sticks=sticks, seat_order=seat_order
+        )
+        await interaction.response.send_message(_game_text(g, f"Game #{g.id} corrected; later ratings were recomputed:"))
+
+    @app_commands.command(name="void", description="Take a recorded game out of the standings (organisers)")
+    async def void(self, interaction: discord.Interaction, game: int, reason: str = "") -> None:
+        self._require_organiser(interaction, "void a result")
+        await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
+        await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.")
+
+    @app_commands.command(name="import", description="Record a game from a Tenhou / tenhou.net/6 / mjai log or a bot export")
+    @app_commands.describe(
+        file="the log file", names="map log names or seats to players: Aさん=@alice, S=guest:Kana",
+        season="the season (the running one by default)",
+    )
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment, names: str = "", season: str | None = None) -> None:
+        if file.size > 5_000_000:
+            raise StandingsError("that file is too large for a game log")
+        await interaction.response.defer(thinking=True)
+        raw = await file.read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise StandingsError("that file is not UTF-8 text, so it is no game log I know") from None
+        members = Members(interaction)
+        await members.prefetch(names)
+        games = await self.svc.import_log(
+            interaction.guild_id, interaction.user.id, text, file.filename, names=names, resolve=members.resolve,
+            known_member=members.by_name, season=season,
+        )
+        parts = []
+        for g in games:
+            note = "" if g.data.get("complete", True) else " (the log stops before the game's end: scores as it stops)"
+            parts.append(_game_text(g, f"Game #{g.id} imported from {file.filename}{note}:"))
+        await interaction.followup.send("\n\n".join(parts))
+
+    @app_commands.command(name="link", description="Count a guest's games for a member from now on (organisers)")
+    async def link(self, interaction: discord.Interaction, guest: str, member: discord.Member) -> None:
+        self._require_organiser(interaction, "link a guest")
+        who = Who.member(member.id, _name(member))
+        await self.svc.link_guest(interaction.guild_id, interaction.user.id, guest, who, organiser=True)
+        await interaction.response.send_message(f"The games of guest {guest.removeprefix('guest:')} now count for {who.name}.")
+
+    @app_commands.command(name="audit", description="Who changed which result, when (organisers)")
+    async def audit(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        self._require_organiser(interaction, "read the audit log")
+        rows = await self.svc.repo.audit(interaction.guild_id, game_id=game)
+        if not rows:
+            await interaction.response.send_message("Nothing in the audit log.", ephemeral=True)
+            return
+        lines = [
+            f"<t:{int(r.at)}:f> <@{r.actor_id}> {r.action}" + (f" game #{r.game_id}" if r.game_id else "")
+            for r in rows[-20:]
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    add.autocomplete("season")(_StandingsCog._season_complete)
+    import_.autocomplete("season")(_StandingsCog._season_complete)
+
+
+class LeaderboardPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lb:(?P<season>\d+):(?P<by>[a-z]+):(?P<page>\d+):(?P<user>\d+)"
+):
+    def __init__(self, season: int, by: str, page: int, user: int, *, label: str, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=f"lb:{season}:{by}:{page}:{user}", disabled=disabled
+            )
+        )
+        self.season, self.by, self.page, self.user = season, by, page, user
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /
+    ) -> LeaderboardPageButton:
+        return cls(int(match["season"]), match["by"], int(match["page"]), int(match["user"]), label=item.label or "")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.user:
+            await _answer(interaction, "These buttons belong to whoever asked for this leaderboard: use /leaderboard yourself.")
+            return False
+        return True
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            page = await service_of(interaction.client).leaderboard(interaction.guild_id, self.season, self.by, self.page)  # type: ignore[arg-type]
+        except StandingsError as e:
+            await _answer(interaction, str(e))
+            return
+        await interaction.response.edit_message(content=page.text(), view=leaderboard_view(page, self.user))
+
+
+def leaderboard_view(page: LeaderboardPage, user: int) -> discord.ui.View | None:
+    if page.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LeaderboardPageButton(page.season.id, page.by, max(0, page.page - 1), user, label="◀ previous", disabled=page.page == 0))
+    view.add_item(LeaderboardPageButton(page.season.id, page.by, page.page + 1, user, label="next ▶", disabled=page.page >= page.pages - 1))
+    return view
+
+
+class BoardCog(_StandingsCog, commands.Cog):
+    def __init__(self, bot: JantakuBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LeaderboardPageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LeaderboardPageButton)
+        await self.svc.close()
+
+    @app_commands.command(name="leaderboard", description="The season's leaderboard")
+    @app_commands.describe(season="the season (the running one by default)", by="order by points, rating or average placement")
+    @app_commands.choices(by=_BY_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, season: str | None = None, by: str = "points") -> None:
+        if by not in LEADERBOARD_ORDERS:
+            raise StandingsError(f"the leaderboard can be ordered by {', '.join(LEADERBOARD_ORDERS)}")
+        page = await self.svc.leaderboard(interaction.guild_id, season, by, 0)
+        view = leaderboard_view(page, interaction.user.id)
+        if view is None:
+            await interaction.response.send_message(page.text())
+        else:
+            await interaction.response.send_message(page.text(), view=view)
+
+    @app_commands.command(name="stats", description="A player's results, rating and play statistics")
+    @app_commands.describe(player="a member (you by default)", guest="a guest's name instead of a member", season="the season (the running one by default)")
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.Member | None = None, guest: str | None = None, season: str | None = None
+    ) -> None:
+        if guest:
+            who = Who.guest(guest.removeprefix("guest:"))
+        else:
+            user = player or interaction.user
+            who = Who.member(user.id, _name(user))
+        await interaction.response.defer(thinking=True)
+        st = await self.svc.player_stats(interaction.guild_id, who, season)
+        files = [discord.File(io.BytesIO(st.chart), filename="rating.png")] if st.chart else []
+        await interaction.followup.send(st.text(), files=files)
+
+    leaderboard.autocomplete("season")(_StandingsCog._season_complete)
+    stats.autocomplete("season")(_StandingsCog._season_complete)
+
+
+async def setup(bot: JantakuBot) -> None:
+    svc = service_of(bot)
+    if svc.on_table_update not in bot.service.listeners:
+        bot.service.listeners.append(svc.on_table_update)
+    await bot.add_cog(SeasonCog(bot))
+    await bot.add_cog(ResultCog(bot))
+    await bot.add_cog(BoardCog(bot))
