@@ -23,14 +23,18 @@ def _describe_score(line: str, r: dict[str, Any]) -> str:
     if "error" in r:
         return f"error: {r['error']}"
     if not r["agari"]:
-        return {"no_yaku": "no yaku: the hand is complete but has nothing to win with"}.get(
-            r.get("reason", ""), "not a winning hand"
-        )
+        return {
+            "no_yaku": "no yaku: the hand is complete but has nothing to win with",
+            "no_common_yaku": "no yaku common to every winning tile (pk PK-4): the hand may not win",
+            "furiten": "furiten: the hand may not win, by ron or by tsumo (pk PK-6)",
+        }.get(r.get("reason", ""), "not a winning hand")
     lines = [
         f"{y['name']}: {y['han']} han" if y["han"] < 13 or not r["yakuman"] else f"{y['name']}: yakuman"
         for y in r["yaku"]
     ]
     head = f"{r['yakuman']}× yakuman" if r["yakuman"] else f"{r['han']} han {r['fu']} fu"
+    if "table_han" in r:  # pk: no fu, the table row includes bazoro
+        head = f"{r['han']} han + {r['bazoro']} bazoro = {r['table_han']} han"
     if r.get("limit"):
         head += f" ({r['limit']})"
     pay = ", ".join(f"{k} {v:+d}" for k, v in r["payments"].items())

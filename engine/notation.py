@@ -11,6 +11,9 @@ The concealed part excludes the winning tile. Flags: ``seat=E|S|W|N`` (winner's 
 ``honba=N``, ``sticks=N``, ``kita=N``, ``players=3|4``, ``ruleset=NAME``, and ``from=E|S|W|N``
 (the discarder's seat wind for a ron; without it the payer is reported as ``"discarder"``).
 
+Flowers (``1f``..``8f``, taiwan16) may be written among the concealed tiles (``...34s1f5f``); a
+ruleset that uses them sets them aside with :func:`split_flowers`.
+
 Every error is a :class:`~engine.tiles.NotationError` whose message points at the bad character
 (1-based position in the whole line).
 """
@@ -23,7 +26,18 @@ from enum import StrEnum
 
 from engine.tiles import RED, NotationError, format_tiles, kind_of, parse_tiles
 
-__all__ = ["HandSpec", "Meld", "MeldType", "WinContext", "format_hand", "parse_hand", "WINDS"]
+__all__ = [
+    "HandSpec",
+    "Meld",
+    "MeldType",
+    "WinContext",
+    "format_hand",
+    "format_shifted",
+    "parse_hand",
+    "parse_shifted",
+    "split_flowers",
+    "WINDS",
+]
 
 WINDS = "ESWN"
 
@@ -41,11 +55,20 @@ class Meld:
     type: MeldType
     tiles: tuple[int, ...]  # tile codes, red bit kept
     from_seat: int | None = None  # relative: 1 shimocha, 2 toimen, 3 kamicha (when known)
+    # shoukou (SK-D4): the effective kind of each tile, in the order of ``tiles``; () = as printed.
+    effective: tuple[int, ...] = ()
 
     @property
     def kind(self) -> int:
-        """The lowest kind in the meld (the kind itself for pon/kan)."""
+        """The lowest kind in the meld (the kind itself for pon/kan); effective kinds when set."""
+        if self.effective:
+            return min(self.effective)
         return min(t & ~RED for t in self.tiles)
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """Each tile's effective kind (its printed kind unless transformed, shoukou SK-D4)."""
+        return self.effective or tuple(t & ~RED for t in self.tiles)
 
     @property
     def is_kan(self) -> bool:
@@ -56,6 +79,8 @@ class Meld:
         return self.type is not MeldType.ANKAN
 
     def __str__(self) -> str:
+        if self.effective:
+            return f"{self.type.value}({format_shifted(self.tiles, self.effective)})"
         return f"{self.type.value}({format_tiles(self.tiles)})"
 
 
@@ -124,8 +149,13 @@ def _meld(token: str, pos: int) -> Meld:
         )
     name, body = m.group(1), m.group(2)
     mtype = {"daiminkan": "minkan", "shouminkan": "kakan"}.get(name, name)
-    tiles = tuple(parse_tiles(body, offset=pos + len(name) + 1, allow_flowers=False))
-    kinds = sorted(kind_of(t) for t in tiles)
+    effective: tuple[int, ...] = ()
+    if ">" in body:  # shoukou: transformed tiles written physical>effective (SK-D4)
+        tiles, effective = parse_shifted(body, offset=pos + len(name) + 1)
+        kinds = sorted(effective)
+    else:
+        tiles = tuple(parse_tiles(body, offset=pos + len(name) + 1, allow_flowers=False))
+        kinds = sorted(kind_of(t) for t in tiles)
     t = MeldType(mtype)
     if t is MeldType.CHI:
         ok = (
@@ -143,7 +173,62 @@ def _meld(token: str, pos: int) -> Meld:
         need = "four identical tiles"
     if not ok:
         raise NotationError(f"meld '{token}' at position {pos + 1} must be {need}", token, pos)
+    if effective:
+        return Meld(t, tiles, effective=effective)
     return Meld(t, tiles)
+
+
+def parse_shifted(text: str, *, offset: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Tiles where some are written ``physical>effective`` (shoukou, rules README §2):
+    ``552s>5s`` is 5s 5s and a 2s acting as 5s. Returns (tile codes, effective kinds).
+
+    The tile before ``>`` is the last one parsed; after ``>`` comes exactly one number tile of the
+    same suit whose rank differs by 3 (SK-D2, SK-D3); the compressed tiles then continue."""
+    codes: list[int] = []
+    eff: list[int] = []
+    pos = 0
+    for i, part in enumerate(text.split(">")):
+        rest = part
+        if i > 0:
+            m = re.match(r"[0-9][mps]", part)
+            if not m or not codes:
+                raise NotationError(
+                    f"'>' at position {offset + pos} must join two tiles, as in 2s>5s", text, offset + pos - 1
+                )
+            target = kind_of(parse_tiles(m.group(0), offset=offset + pos)[0])
+            src = eff[-1]
+            if target // 9 != src // 9 or abs(target - src) != 3:
+                raise NotationError(
+                    f"'{format_tiles([codes[-1]])}>{m.group(0)}' at position {offset + pos}: a tile can only "
+                    "move 3 ranks within its suit",
+                    text,
+                    offset + pos,
+                )
+            eff[-1] = target
+            rest = part[2:]
+        if rest:
+            got = parse_tiles(rest, offset=offset + pos + len(part) - len(rest), allow_flowers=False)
+            codes.extend(got)
+            eff.extend(kind_of(c) for c in got)
+        pos += len(part) + 1
+    return tuple(codes), tuple(eff)
+
+
+def format_shifted(codes: tuple[int, ...] | list[int], effective: tuple[int, ...] | list[int]) -> str:
+    """The inverse of :func:`parse_shifted`: plain tiles compressed, transformed ones as ``2s>5s``."""
+    out: list[str] = []
+    plain: list[int] = []
+    for c, e in zip(codes, effective):
+        if kind_of(c) == e:
+            plain.append(c)
+            continue
+        if plain:
+            out.append(format_tiles(plain))
+            plain = []
+        out.append(f"{format_tiles([c])}>{format_tiles([e])}")
+    if plain:
+        out.append(format_tiles(plain))
+    return "".join(out)
 
 
 def _wind(value: str, key: str, pos: int) -> int:
@@ -234,6 +319,14 @@ def parse_hand(text: str) -> HandSpec:
             extra[key] = value
     ctx = WinContext(**kw)  # type: ignore[arg-type]
     return HandSpec(tuple(concealed), tuple(melds), win, ctx, ruleset, extra)
+
+
+def split_flowers(codes: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Flowers (``1f``..``8f``, kinds 34..41) written among a hand's tiles are set aside, not part
+    of the hand (taiwan16 TW-1): returns (the other tiles, the flowers), each in written order."""
+    tiles = tuple(c for c in codes if kind_of(c) < 34)
+    flowers = tuple(c for c in codes if kind_of(c) >= 34)
+    return tiles, flowers
 
 
 def format_hand(spec: HandSpec) -> str:

@@ -315,6 +315,10 @@ class ShantenCalculator:
 
 @lru_cache(maxsize=4)
 def _calculator(copies: int, max_sets: int) -> ShantenCalculator:
+    if copies > 4:  # the tables are built for at most 4 copies: memoised search instead
+        from engine.hand.search import SearchCalculator
+
+        return SearchCalculator(copies, max_sets)
     return ShantenCalculator(copies, max_sets)
 
 

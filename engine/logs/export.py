@@ -20,8 +20,12 @@ in the discard list; call letters placed by the seat offset counted on a 4-seat 
 Tenhou's mjlog); ``rule.disp`` starting with 三; kita dora counted inside ``ドラ``. The project's own
 tenhou6 and mjai importers read 4-player logs only.
 
-Limits of the formats: ``rule.disp`` names Tenhou rooms (and Mahjong Soul, written 雀魂), so a game
-under another preset (majiang, mleague, riichi) reads back as Tenhou rules; mjai has no rule fields.
+Limits of the formats: ``rule.disp`` names Tenhou rooms (and Mahjong Soul, written 雀魂) and mjai
+has no rule fields, so both exports also carry the exact engine ruleset under the key
+``"jantaku"`` (top level in tenhou.net/6, a field of mjai's ``start_game``): the registered ruleset
+name and the options that differ from its preset (:func:`ruleset_entry`), which the project's
+importers read back (``engine.logs.replay.ruleset_for``), so a game under ``riichi`` or
+``mleague`` replays under its own rules. Other readers ignore the key.
 A discard is written as tsumogiri (60 / ``tsumogiri: true``) whenever its code equals the drawn
 tile's, because the engine then discards the drawn tile. tenhou6 has no "pass", so a seat that
 passes a call and makes the same call on the same tile from the same player before drawing again
@@ -30,11 +34,13 @@ is read as calling the first discard: :func:`tenhou6_ambiguities` lists such pla
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
 
 from engine.logs.record import (
+    RULESET_KEY,
     Call,
     CallKind,
     Discard,
@@ -49,7 +55,7 @@ from engine.logs.record import (
     Win,
 )
 from engine.notation import MeldType
-from engine.rules.base import Ruleset
+from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset
 from engine.scoring.result import base_points, ceil100
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, HandResult, Phase
@@ -59,6 +65,7 @@ __all__ = [
     "dumps_mjai",
     "mjai_tile",
     "record_game",
+    "ruleset_entry",
     "tenhou6_ambiguities",
     "tenhou6_tile",
     "to_mjai",
@@ -266,9 +273,34 @@ def _replayed(game: Game, scores: Sequence[int], start: tuple[int, int, int, int
     return rec, fresh
 
 
+def _json_value(v: Any) -> Any:
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _json_value(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, (tuple, list, frozenset, set)):
+        return [_json_value(x) for x in (sorted(v) if isinstance(v, (set, frozenset)) else v)]
+    return v
+
+
+def ruleset_entry(rs: Ruleset) -> dict[str, Any]:
+    """``{"ruleset": name, "options": {...}}``: the registered ruleset ``rs`` is made from and, as
+    JSON values, each option that differs from that ruleset's preset (empty for the preset itself)."""
+    try:
+        base = find_ruleset(rs.name).options
+    except UnknownRuleset:
+        base = None
+    changed: dict[str, Any] = {}
+    if dataclasses.is_dataclass(rs.options):
+        for f in dataclasses.fields(rs.options):
+            value = getattr(rs.options, f.name)
+            if base is None or value != getattr(base, f.name):
+                changed[f.name] = _json_value(value)
+    return {"ruleset": rs.name, "options": changed}
+
+
 def _rule_info(rs: Ruleset) -> RuleInfo:
     o = rs.options
     source = {"mahjongsoul": "mahjongsoul", "majiang": "majiang"}.get(rs.name, "tenhou")
+    entry = ruleset_entry(rs)
     return RuleInfo(
         players=rs.players,
         red_fives=any(o.red_fives),
@@ -276,6 +308,8 @@ def _rule_info(rs: Ruleset) -> RuleInfo:
         hanchan=o.hanchan,
         start_points=o.start_points,
         source=source,
+        ruleset=entry["ruleset"],
+        ruleset_options=entry["options"],
     )
 
 
@@ -644,6 +678,7 @@ def to_tenhou6(game: Game, *, names: Sequence[str] | None = None) -> dict[str, A
         "dan": _pad([""] * n, ""),
         "rate": _pad([1500] * n, 0),
         "sx": _pad(["C"] * n, ""),
+        RULESET_KEY: ruleset_entry(rs),
     }
     if record.final_scores is not None and record.final_results is not None:
         sc: list[int | float] = []
@@ -840,7 +875,9 @@ def to_mjai(game: Game, *, names: Sequence[str] | None = None) -> list[dict[str,
     """The game as mjai events (``start_game`` … ``end_game``), one dict per line."""
     record = record_game(game, names=names)
     n = game.players
-    out: list[dict[str, Any]] = [{"type": "start_game", "names": list(record.names)}]
+    out: list[dict[str, Any]] = [
+        {"type": "start_game", "names": list(record.names), RULESET_KEY: ruleset_entry(game.ruleset)}
+    ]
     for hand in record.hands:
         _mjai_hand(hand, n, out)
     if record.complete and record.final_scores is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.logs.record import (
+    RULESET_KEY,
     Call,
     CallKind,
     Discard,
@@ -33,6 +34,7 @@ from engine.logs.record import (
     RiichiAccepted,
     RuleInfo,
     Win,
+    read_ruleset_entry,
 )
 from engine.tiles import RED
 
@@ -159,6 +161,7 @@ class _Parser:
     def __init__(self, path: str) -> None:
         self.path = path
         self.names: tuple[str, ...] | None = None
+        self.ruleset: tuple[str, dict[str, Any]] = ("", {})  # a Jantaku export's exact ruleset
         self.hands: list[HandRecord] = []
         self.state: _Hand | None = None
         self.scores = [_START_POINTS] * 4
@@ -185,6 +188,11 @@ class _Parser:
         names = ev.get("names")
         if isinstance(names, list) and len(names) == 4:
             self.names = tuple(str(n) for n in names)
+        if RULESET_KEY in ev:
+            try:
+                self.ruleset = read_ruleset_entry(ev[RULESET_KEY])
+            except LogFormatError as e:
+                raise _Bad(str(e)) from None
 
     def start_kyoku(self, ev: dict[str, Any]) -> None:
         if self.state is not None and not self.state.ended:
@@ -477,6 +485,8 @@ class _Parser:
             hanchan=True,  # the format does not say; both files here are hanchan
             start_points=self.hands[0].scores[0] if len(set(self.hands[0].scores)) == 1 else _START_POINTS,
             source="mjai",
+            ruleset=self.ruleset[0],
+            ruleset_options=self.ruleset[1],
         )
         return GameRecord(
             path=self.path,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class LogFormatError(ValueError):
@@ -132,6 +133,26 @@ class RuleInfo:
     standard: bool = True  # False = a lobby with non-standard rules (chips, skill games, custom)
     why_nonstandard: str = ""
     source: str = ""  # "tenhou" | "mahjongsoul" | "majiang" | "mjai" | ...
+    # The exact engine ruleset, when the log names it (Jantaku's own exports, under the key
+    # RULESET_KEY): its registered name and the options that differ from that ruleset's preset, as
+    # JSON values. engine.logs.replay.ruleset_for prefers it to the fields above.
+    ruleset: str = ""
+    ruleset_options: dict[str, Any] = field(default_factory=dict)
+
+
+#: The key of a Jantaku export's ruleset entry: top level in tenhou.net/6 JSON, a field of mjai's
+#: ``start_game``: ``{"ruleset": "mleague", "options": {"hanchan": false}}``.
+RULESET_KEY = "jantaku"
+
+
+def read_ruleset_entry(entry: object) -> tuple[str, dict[str, Any]]:
+    """The ruleset name and changed options of a :data:`RULESET_KEY` entry (checked)."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("ruleset"), str) or not entry["ruleset"]:
+        raise LogFormatError(f'"{RULESET_KEY}" is not {{"ruleset": name, "options": {{...}}}}')
+    options = entry.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(k, str) for k in options):
+        raise LogFormatError(f'"{RULESET_KEY}": "options" is not an object of option values')
+    return entry["ruleset"], dict(options)
 
 
 @dataclass(slots=True)

@@ -10,6 +10,7 @@ the final scores must equal the log's.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Iterable, Sequence
@@ -31,7 +32,7 @@ from engine.logs.record import (
     RiichiAccepted,
     Win,
 )
-from engine.rules.base import Ruleset, find_ruleset
+from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset
 from engine.table.actions import Action, ActionType, canon
 from engine.table.game import Game, IllegalActionError, Phase
 from engine.table.wall import Deal, TileSet, standard_tileset
@@ -86,9 +87,58 @@ class ReplayReport:
         return not self.mismatches and not self.errors
 
 
+def ruleset_from_entry(name: str, options: dict[str, Any]) -> Ruleset:
+    """The ruleset a Jantaku export names: the registered ``name`` with the changed ``options``
+    (JSON values, see ``engine.logs.export.ruleset_entry``); raises :class:`LogFormatError` for an
+    unknown ruleset or option or a value of the wrong kind."""
+    try:
+        rs = find_ruleset(name)
+    except UnknownRuleset as e:
+        raise LogFormatError(str(e)) from None
+    if not options:
+        return rs
+    if not dataclasses.is_dataclass(rs.options):
+        raise LogFormatError(f"the ruleset '{name}' takes no options")
+    known = {f.name for f in dataclasses.fields(rs.options)}
+    changes: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in known:
+            raise LogFormatError(f"the ruleset '{name}' has no option '{key}'")
+        changes[key] = _option_value(getattr(rs.options, key), value, key)
+    return rs.with_options(**changes)
+
+
+def _option_value(like: Any, value: Any, key: str) -> Any:
+    """``value`` (read from JSON) in the shape of the preset's value ``like``."""
+    if dataclasses.is_dataclass(like) and not isinstance(like, type):
+        if not isinstance(value, dict):
+            raise LogFormatError(f"option '{key}' is not an object")
+        inner = {f.name: getattr(like, f.name) for f in dataclasses.fields(like)}
+        unknown = set(value) - set(inner)
+        if unknown:
+            raise LogFormatError(f"option '{key}' has no field {sorted(unknown)[0]!r}")
+        return dataclasses.replace(like, **{k: _option_value(inner[k], v, f"{key}.{k}") for k, v in value.items()})
+    if isinstance(like, tuple):
+        if not isinstance(value, list):
+            raise LogFormatError(f"option '{key}' is not a list")
+        return tuple(value)
+    if isinstance(like, bool) or isinstance(value, bool):
+        if not (isinstance(like, bool) and isinstance(value, bool)):
+            raise LogFormatError(f"option '{key}' is {value!r}, not {type(like).__name__}")
+        return value
+    if isinstance(like, (int, float)) and isinstance(value, (int, float)):
+        return type(like)(value) if isinstance(like, float) else value
+    if not isinstance(value, type(like)):
+        raise LogFormatError(f"option '{key}' is {value!r}, not {type(like).__name__}")
+    return value
+
+
 def ruleset_for(record: GameRecord) -> Ruleset:
-    """The engine ruleset that plays by the rules the log was played under."""
+    """The engine ruleset that plays by the rules the log was played under: the exact ruleset when
+    the log names it (a Jantaku export), else the nearest one its rule fields describe."""
     r = record.rules
+    if r.ruleset:
+        return ruleset_from_entry(r.ruleset, r.ruleset_options)
     if r.players == 3:
         rs = find_ruleset("sanma")
         return rs.with_options(hanchan=r.hanchan, kuitan=r.kuitan, west_extension=True)
@@ -194,7 +244,11 @@ def replay_record(record: GameRecord, report: ReplayReport) -> Game | None:
         report.errors.append({"file": record.path, "error": "the log has no hands"})
         return None
     report.games += 1
-    rs = ruleset_for(record)
+    try:
+        rs = ruleset_for(record)
+    except LogFormatError as e:
+        report.errors.append({"file": record.path, "error": str(e)})
+        return None
     n = rs.players
     first = record.hands[0]
     offset = (first.dealer - first.hand_number) % n
@@ -414,7 +468,7 @@ def main(paths: Sequence[str], *, as_json: bool = False) -> int:
     return 0 if report.ok else 1
 
 
-__all__ = ["ReplayReport", "main", "replay_paths", "replay_record", "ruleset_for"]
+__all__ = ["ReplayReport", "main", "replay_paths", "replay_record", "ruleset_for", "ruleset_from_entry"]
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

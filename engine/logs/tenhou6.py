@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.logs.record import (
+    RULESET_KEY,
     Call,
     CallKind,
     Discard,
@@ -41,6 +42,7 @@ from engine.logs.record import (
     RiichiAccepted,
     RuleInfo,
     Win,
+    read_ruleset_entry,
 )
 from engine.tiles import RED
 
@@ -597,6 +599,7 @@ def _rules(obj: dict[str, Any], path: str, hands: list[HandRecord]) -> RuleInfo:
     fresh = first is not None and first.round_wind == first.hand_number == first.honba == first.sticks == 0
     if first is not None and fresh and len(set(first.scores)) == 1:
         start = first.scores[0]
+    ruleset, options = read_ruleset_entry(obj[RULESET_KEY]) if RULESET_KEY in obj else ("", {})
     return RuleInfo(
         players=4,
         red_fives=red,
@@ -606,6 +609,8 @@ def _rules(obj: dict[str, Any], path: str, hands: list[HandRecord]) -> RuleInfo:
         standard=True,
         why_nonstandard="",
         source="mahjongsoul" if soul else "tenhou",
+        ruleset=ruleset,
+        ruleset_options=options,
     )
 
 

@@ -7,7 +7,7 @@ subclasses that override hooks (riichi.md §14) — never a fork of the scorer o
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from typing import Any, ClassVar
 
 from engine.hand.shanten import ShantenCalculator, calculator
@@ -45,7 +45,51 @@ class Ruleset(TableHooks):
         return evaluate(spec, self)
 
     def with_options(self, **changes: Any) -> Ruleset:
-        return replace(self, options=replace(self.options, **changes))
+        """Change riichi options (``kuitan=False``) or a variant's option group (``pk={...}``)."""
+        groups = {k: v for k, v in changes.items() if k in self._option_groups()}
+        plain = {k: v for k, v in changes.items() if k not in groups}
+        rs = replace(self, options=_replace_typed(self.options, plain)) if plain else self
+        for name, values in groups.items():
+            current = getattr(rs, name)
+            new: Any = values if is_dataclass(values) else _replace_typed(current, dict(values))
+            rs = replace(rs, **{name: new})
+        return rs
+
+    def _option_groups(self) -> list[str]:
+        """The variant's option groups: its dataclass-valued fields besides the riichi options."""
+        return [f.name for f in fields(self) if f.name != "options" and is_dataclass(getattr(self, f.name))]
+
+    def options_dict(self) -> dict[str, Any]:
+        """Every option that differs from the registered ruleset's defaults, as JSON data: riichi
+        options at the top level, each variant group (``pk``, ``seigou``, …) as a nested dict.
+        ``find_ruleset(name).with_options(**d)`` gives this ruleset back."""
+        base = find_ruleset(self.name)
+        out = _changed(self.options, base.options)
+        for name in self._option_groups():
+            diff = _changed(getattr(self, name), getattr(base, name))
+            if diff:
+                out[name] = diff
+        return out
+
+
+def _changed(value: Any, base: Any) -> dict[str, Any]:
+    now, before = asdict(value), asdict(base)
+    return {k: v for k, v in now.items() if before.get(k) != v}
+
+
+def _replace_typed(obj: Any, changes: dict[str, Any]) -> Any:
+    """``dataclasses.replace`` from JSON data: lists become tuples, dicts nested dataclasses."""
+    typed: dict[str, Any] = {}
+    for key, v in changes.items():
+        current = getattr(obj, key, None)
+        if isinstance(v, dict) and is_dataclass(current) and not isinstance(current, type):
+            v = _replace_typed(current, v)
+        elif isinstance(v, list) and isinstance(current, tuple):
+            v = tuple(v)
+        elif isinstance(v, list) and isinstance(current, frozenset):
+            v = frozenset(v)
+        typed[key] = v
+    return replace(obj, **typed)
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset]] = {}

@@ -23,7 +23,7 @@ from engine.notation import HandSpec, Meld, MeldType
 from engine.scoring.result import ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.table.hooks import kuikae_kinds
-from engine.table.wall import Deal, TileSet, standard_tileset
+from engine.table.wall import Deal, TileSet
 from engine.tiles import NORTH, RED, YAOCHU, is_yaochu
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ class Phase(IntEnum):
     CALL = 1
     CHANKAN = 2
     OVER = 3
+    CLAIM = 4  # the seat whose turn starts may claim an earlier discard instead of drawing (seigou SG-1)
 
 
 @dataclass(slots=True)
@@ -50,6 +51,7 @@ class TableMeld:
     tiles: tuple[int, ...]  # physical ids
     called: int = -1  # the claimed physical tile (chi/pon/daiminkan), the added one for kakan
     from_seat: int = -1
+    effective: tuple[int, ...] = ()  # shoukou: each tile's effective kind (() = as printed)
 
 
 @dataclass(slots=True)
@@ -162,7 +164,7 @@ class Game:
         self.opts = ruleset.options
         self.players = ruleset.players
         self.seed = seed
-        self.tileset: TileSet = standard_tileset(red_fives=self.opts.red_fives, removed=ruleset.removed_kinds)
+        self.tileset: TileSet = ruleset.tileset(self)
         self._codes = self.tileset.codes
         self._deals = list(deals) if deals is not None else None
         n = self.players
@@ -233,7 +235,8 @@ class Game:
         self.kita_window = False
         for s in range(n):
             self._update_waits(s)
-        self._draw(self.dealer)
+        self.hand_state: object = self.ruleset.new_hand_state(self)
+        self.ruleset.start_turn(self, self.dealer)
 
     # ------------------------------------------------------------------ helpers
 
@@ -251,13 +254,11 @@ class Game:
         self.seats[s].waits = self.ruleset.wait_set(self, s)
 
     def _draw(self, seat: int, rinshan: bool = False) -> None:
+        got = self.ruleset.draw_tile(self, seat, rinshan)
+        if got is None:
+            return  # the ruleset ended the hand while drawing (taiwan16: a flower win, an empty wall)
+        t, rinshan = got
         st = self.seats[seat]
-        if rinshan:
-            t = self.rinshan[self.rinshan_pos]
-            self.rinshan_pos += 1
-        else:
-            t = self.live[self.live_pos]
-            self.live_pos += 1
         st.tiles.append(t)
         st.counts[self._codes[t] & ~RED] += 1
         self.current = seat
@@ -315,9 +316,10 @@ class Game:
         melds = []
         for m in st.melds:
             mt = m.type
-            melds.append(Meld(mt, tuple(codes[t] for t in m.tiles)))
+            melds.append(Meld(mt, tuple(codes[t] for t in m.tiles), effective=m.effective))
         ctx = self.ruleset.win_context(self, seat, tsumo=tsumo, chankan=chankan, from_seat=from_seat)
-        return HandSpec(tuple(concealed), tuple(melds), codes[win_tile], ctx, self.ruleset.name)
+        extra = self.ruleset.spec_options(self, seat, tsumo=tsumo, chankan=chankan, from_seat=from_seat)
+        return HandSpec(tuple(concealed), tuple(melds), codes[win_tile], ctx, self.ruleset.name, extra)
 
     def _win_value(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> ScoreResult:
         return self.ruleset.score(self._spec(seat, win_tile, tsumo=tsumo, chankan=chankan, from_seat=from_seat))
@@ -345,7 +347,10 @@ class Game:
         if self.phase is Phase.TURN:
             if seat != self.current:
                 return LegalActions([])
-            return LegalActions(build=lambda: self._turn_actions(seat), check=lambda a: self._quick_turn_check(seat, a))
+            return LegalActions(
+                build=lambda: self.ruleset.turn_actions(self, seat, self._turn_actions(seat)),
+                check=lambda a: self.ruleset.turn_check(self, seat, a),
+            )
         if seat in self.pending and seat not in self.responses:
             return LegalActions(list(self.pending[seat]))
         return LegalActions([])
@@ -364,6 +369,7 @@ class Game:
                 if c not in seen and (c & ~RED) not in st.kuikae:
                     seen.add(c)
                     out.append(Action(A.DISCARD, seat, c))
+            out.extend(self.ruleset.after_call_actions(self, seat))
             return out
         c34 = st.counts
         # tsumo
@@ -371,7 +377,7 @@ class Game:
             out.append(Action(A.TSUMO, seat))
         # nine terminals
         ab = self.opts.abortive_draws
-        if ab.kyuushu_kyuuhai and st.turns == 0 and self.calls_in_hand == 0 and not self.rinshan_draw:
+        if ab.kyuushu_kyuuhai and self.ruleset.kyuushu_allowed(self, seat):
             if sum(1 for k in YAOCHU if c34[k]) >= 9:
                 out.append(Action(A.KYUUSHU, seat))
         kan_ok = self._kan_allowed(seat)
@@ -379,8 +385,9 @@ class Game:
             drawn_kind = codes[self.drawn] & ~RED
             if kan_ok and c34[drawn_kind] == 4 and self._riichi_ankan_ok(seat, drawn_kind):
                 out.append(Action(A.ANKAN, seat, drawn_kind))
-            if self.opts.kita and drawn_kind == NORTH and self.live_left > 0:
-                out.append(Action(A.KITA, seat, NORTH))
+            if kan_ok and self.ruleset.riichi_kakan_ok(self, seat, drawn_kind):
+                out.append(Action(A.KAKAN, seat, drawn_kind))
+            out.extend(self.ruleset.kita_options(self, seat))
             out.append(Action(A.DISCARD, seat, codes[self.drawn]))
             return out
         if kan_ok:
@@ -392,8 +399,7 @@ class Game:
                     k = codes[m.tiles[0]] & ~RED
                     if c34[k]:
                         out.append(Action(A.KAKAN, seat, k))
-        if self.opts.kita and c34[NORTH] and self.live_left > 0:
-            out.append(Action(A.KITA, seat, NORTH))
+        out.extend(self.ruleset.kita_options(self, seat))
         seen = set()
         discards: list[int] = []
         for t in st.tiles:
@@ -406,11 +412,7 @@ class Game:
             out.append(Action(A.DISCARD, seat, c))
         if can_riichi:
             for c in discards:
-                k = c & ~RED
-                c34[k] -= 1
-                ok = self._calc.shanten(c34) == 0
-                c34[k] += 1
-                if ok:
+                if self.ruleset.riichi_discard_ok(self, seat, c):
                     out.append(Action(A.RIICHI, seat, c))
         return out
 
@@ -431,12 +433,7 @@ class Game:
             return not st.riichi or codes[self.drawn] == a.tile
         if not self.ruleset.riichi_allowed(self, seat):
             return False
-        c34 = st.counts
-        k = a.tile & ~RED
-        c34[k] -= 1
-        ok = self._calc.shanten(c34) == 0
-        c34[k] += 1
-        return ok
+        return self.ruleset.riichi_discard_ok(self, seat, a.tile)
 
     def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
         return self.ruleset.riichi_ankan_ok(self, seat, kind)
@@ -449,7 +446,7 @@ class Game:
         out.extend(rs.call_options(self, seat, tile, discarder))
         if out:
             out.append(Action(A.PASS, seat))
-        return out
+        return rs.call_window(self, seat, out)
 
     # ------------------------------------------------------------------ applying actions
 
@@ -500,6 +497,8 @@ class Game:
         if self.phase is Phase.TURN:
             if t is A.DISCARD or t is A.RIICHI:
                 self._discard(action.seat, action.tile, riichi=t is A.RIICHI)
+            elif t is A.OPEN_RIICHI:
+                self._discard(action.seat, action.tile, riichi=True)
             elif t is A.TSUMO:
                 self._win([(action.seat, action.seat)], tsumo=True)
             elif t is A.ANKAN:
@@ -507,7 +506,7 @@ class Game:
             elif t is A.KAKAN:
                 self._kakan(action.seat, action.tile)
             elif t is A.KITA:
-                self._kita(action.seat)
+                self._kita(action.seat, action.tile if action.tile >= 0 else NORTH)
             elif t is A.KYUUSHU:
                 self._abortive("kyuushu_kyuuhai")
             else:
@@ -519,6 +518,8 @@ class Game:
         if len(self.responses) == len(self.pending):
             if self.phase is Phase.CALL:
                 self._resolve_calls()
+            elif self.phase is Phase.CLAIM:
+                self.ruleset.resolve_turn_claim(self, action)
             else:
                 self._resolve_chankan()
 
@@ -536,7 +537,7 @@ class Game:
         if st.ippatsu and st.riichi and st.riichi_index >= 0 and st.riichi_index != len(st.river) - 1:
             st.ippatsu = False
         if riichi:
-            st.riichi = 2 if (st.turns == 0 and self.calls_in_hand == 0) else 1
+            st.riichi = 2 if self.ruleset.double_riichi(self, seat) else 1
             st.riichi_index = len(st.river) - 1
             st.ippatsu = True
         st.furiten_temp = False
@@ -568,11 +569,13 @@ class Game:
 
     def _ankan(self, seat: int, kind: int) -> None:
         st = self.seats[seat]
-        tiles = [t for t in st.tiles if self._codes[t] & ~RED == kind]
+        action = self.actions[-1]
+        tiles = self.ruleset.kan_tiles(self, seat, action, kind)
         for t in tiles:
             st.tiles.remove(t)
-        st.counts[kind] = 0
-        st.melds.append(TableMeld(MeldType.ANKAN, tuple(tiles)))
+            st.counts[self._codes[t] & ~RED] -= 1
+        eff = self.ruleset.meld_effective(self, seat, action, tuple(tiles))
+        st.melds.append(TableMeld(MeldType.ANKAN, tuple(tiles), effective=eff))
         self._reveal_pending_dora()
         self._any_call_cancels(seat)
         self.kans.append(seat)
@@ -594,12 +597,14 @@ class Game:
 
     def _kakan(self, seat: int, kind: int) -> None:
         st = self.seats[seat]
-        tile = next(t for t in st.tiles if self._codes[t] & ~RED == kind)
+        action = self.actions[-1]
+        tile = self.ruleset.kan_tiles(self, seat, action, kind)[0]
         st.tiles.remove(tile)
-        st.counts[kind] -= 1
+        st.counts[self._codes[tile] & ~RED] -= 1
         for i, m in enumerate(st.melds):
-            if m.type is MeldType.PON and self._codes[m.tiles[0]] & ~RED == kind:
-                st.melds[i] = TableMeld(MeldType.KAKAN, (*m.tiles, tile), tile, m.from_seat)
+            if m.type is MeldType.PON and (m.effective[0] if m.effective else self._codes[m.tiles[0]] & ~RED) == kind:
+                eff = self.ruleset.meld_effective(self, seat, action, (*m.tiles, tile), m.effective)
+                st.melds[i] = TableMeld(MeldType.KAKAN, (*m.tiles, tile), tile, m.from_seat, eff)
                 break
         self._reveal_pending_dora()
         pending: dict[int, list[Action]] = {}
@@ -651,9 +656,9 @@ class Game:
     def _after_kan(self, seat: int) -> None:
         self.ruleset.after_kan(self, seat)
 
-    def _kita(self, seat: int) -> None:
+    def _kita(self, seat: int, code: int = NORTH) -> None:
         st = self.seats[seat]
-        tile = self._take(seat, NORTH)
+        tile = self._take(seat, code)
         st.kita.append(tile)
         # Tenhou sanma: a set-aside North may be ronned (no chankan yaku); passing it is furiten.
         pending: dict[int, list[Action]] = {}
@@ -673,9 +678,7 @@ class Game:
 
     def _finish_kita(self, seat: int) -> None:
         self.kita_window = False
-        self._any_call_cancels(seat)
-        self._kan_move()
-        self._draw(seat, rinshan=True)
+        self.ruleset.after_kita(self, seat)
 
     # -- call window
 
@@ -707,21 +710,19 @@ class Game:
             return
         dst = self.seats[discarder]
         # the riichi stick is paid once the declaration tile passes (R-5.1)
-        if dst.riichi and dst.riichi_index == len(dst.river) - 1 and discarder not in self.riichi_deposits:
-            self.scores[discarder] -= 1000
+        if (
+            dst.riichi
+            and dst.riichi_index == len(dst.river) - 1
+            and discarder not in self.riichi_deposits
+            and self.ruleset.riichi_deposit_due(self, discarder)
+        ):
+            self.scores[discarder] -= self.ruleset.stick_value(self)
             self.sticks += 1
             self.riichi_deposits.append(discarder)
         call = self.ruleset.choose_call(self, responses, discarder)
         ab = self.opts.abortive_draws
         if call is None:
-            if (
-                ab.suufon_renda
-                and self.players == 4
-                and self.discards_in_hand == 4
-                and self.calls_in_hand == 0
-                and len(set(self.first_discards)) == 1
-                and 27 <= self.first_discards[0] <= 30
-            ):
+            if ab.suufon_renda and self.ruleset.suufon_renda(self):
                 self._abortive("suufon_renda")
                 return
             if ab.suucha_riichi and self.players == 4 and all(st.riichi for st in self.seats):
@@ -733,7 +734,7 @@ class Game:
             if self.ruleset.hand_exhausted(self):
                 self._exhaustive()
                 return
-            self._draw((discarder + 1) % self.players)
+            self.ruleset.start_turn(self, (discarder + 1) % self.players)
             return
         self._claim(call, discarder, tile)
 
@@ -750,11 +751,12 @@ class Game:
         self._any_call_cancels(seat)
         k = self._codes[tile] & ~RED
         if call.type is A.DAIMINKAN:
-            own = [t for t in st.tiles if self._codes[t] & ~RED == k]
+            own = self.ruleset.kan_tiles(self, seat, call, k)
             for t in own:
                 st.tiles.remove(t)
-            st.counts[k] = 0
-            st.melds.append(TableMeld(MeldType.MINKAN, (*own, tile), tile, discarder))
+                st.counts[self._codes[t] & ~RED] -= 1
+            eff = self.ruleset.meld_effective(self, seat, call, (*own, tile))
+            st.melds.append(TableMeld(MeldType.MINKAN, (*own, tile), tile, discarder, eff))
             self._check_pao(seat, k, discarder)
             self.kans.append(seat)
             self.pending_dora += 1
@@ -762,13 +764,16 @@ class Game:
             return
         own_ids = [self._take(seat, c) for c in call.tiles]
         if call.type is A.PON:
-            st.melds.append(TableMeld(MeldType.PON, (*own_ids, tile), tile, discarder))
+            eff = self.ruleset.meld_effective(self, seat, call, (*own_ids, tile))
+            st.melds.append(TableMeld(MeldType.PON, (*own_ids, tile), tile, discarder, eff))
             st.kuikae = frozenset({k})
             self._check_pao(seat, k, discarder)
         else:
             a, b = sorted(c & ~RED for c in call.tiles)
-            st.melds.append(TableMeld(MeldType.CHI, (*own_ids, tile), tile, discarder))
+            eff = self.ruleset.meld_effective(self, seat, call, (*own_ids, tile))
+            st.melds.append(TableMeld(MeldType.CHI, (*own_ids, tile), tile, discarder, eff))
             st.kuikae = frozenset(kuikae_kinds(k, (a, b)))
+        st.kuikae = self.ruleset.after_call_forbidden(self, seat, call, st.kuikae)
         self.current = seat
         self.drawn = -1
         self.after_call = True
@@ -847,7 +852,7 @@ class Game:
                 riichi_deposits=tuple(self.riichi_deposits),
                 scores_after=tuple(self.scores),
             ),
-            renchan=self.dealer in tenpai,
+            renchan=self.ruleset.draw_renchan(self, tenpai),
             honba_next=self.honba + 1,
         )
 
@@ -872,20 +877,12 @@ class Game:
         self.results.append(result)
         self.pending = {}
         self.responses = {}
-        n = self.players
         end = self.ruleset.game_ends(self, result, renchan=renchan)
         self.hand_index += 1
         if end:
             self._finish_game()
             return
-        if renchan:
-            self.honba = honba_next
-        else:
-            self.honba = honba_next
-            self.hand_number += 1
-            if self.hand_number == n:
-                self.hand_number = 0
-                self.round_wind += 1
+        self.ruleset.next_hand(self, result, renchan=renchan, honba_next=honba_next)
         self._start_hand()
 
     def ranking(self) -> list[int]:
@@ -895,7 +892,7 @@ class Game:
     def _finish_game(self) -> None:
         order = self.ranking()
         if self.sticks:
-            self.scores[order[0]] += 1000 * self.sticks  # R-2.9
+            self.scores[order[0]] += self.ruleset.stick_value(self) * self.sticks  # R-2.9
             self.sticks = 0
         self.final_results = self.ruleset.final_results(self, order)
         self.final_scores = tuple(self.scores)
@@ -917,6 +914,7 @@ class Game:
         g.riichi_deposits = list(self.riichi_deposits)
         g.pending = {k: list(v) for k, v in self.pending.items()}
         g.responses = dict(self.responses)
+        g.hand_state = self.ruleset.copy_hand_state(self, self.hand_state)
         seats = []
         for st in self.seats:
             c = _copy.copy(st)
@@ -934,15 +932,9 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole game as data: ruleset, options that differ from its defaults, seed, actions."""
-        from dataclasses import asdict
-
-        from engine.rules.base import find_ruleset
-
-        base = find_ruleset(self.ruleset.name).options
-        changed = {k: v for k, v in asdict(self.opts).items() if asdict(base)[k] != v}
         return {
             "ruleset": self.ruleset.name,
-            "options": changed,
+            "options": self.ruleset.options_dict(),
             "seed": self.seed,
             "actions": " ".join(a.text for a in self.actions),
         }
@@ -951,15 +943,9 @@ class Game:
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game from :meth:`to_dict` output, validating every action."""
         from engine.rules.base import find_ruleset
-        from engine.rules.options import AbortiveDraws
 
         rs = find_ruleset(str(data["ruleset"]))
         opts = dict(data.get("options") or {})
-        if "abortive_draws" in opts and isinstance(opts["abortive_draws"], dict):
-            opts["abortive_draws"] = AbortiveDraws(**opts["abortive_draws"])
-        for key in ("red_fives", "uma", "pao"):
-            if key in opts and isinstance(opts[key], list):
-                opts[key] = tuple(opts[key])
         if opts:
             rs = rs.with_options(**opts)
         g = cls(rs, data.get("seed", 0))

@@ -20,8 +20,8 @@ from engine.hand.decompose import decompositions
 from engine.notation import MeldType, WinContext
 from engine.scoring.result import ScoreResult, base_points, ceil100
 from engine.table.actions import Action, ActionType, canon
-from engine.table.wall import Deal, deal_from_seed
-from engine.tiles import RED
+from engine.table.wall import Deal, TileSet, deal_from_seed, standard_tileset
+from engine.tiles import NORTH, RED
 
 if TYPE_CHECKING:
     from engine.table.game import Game, HandResult, SeatState
@@ -33,6 +33,21 @@ class TableHooks:
     """Riichi table behaviour (riichi.md §2–§5, §11–§13); every method is a hook."""
 
     # ------------------------------------------------------------------ wall
+
+    def tileset(self, g: Game) -> TileSet:
+        """R-1: the physical tiles (136, the options' red fives, minus the ruleset's removed kinds)."""
+        return standard_tileset(red_fives=g.opts.red_fives, removed=g.ruleset.removed_kinds)
+
+    def draw_tile(self, g: Game, seat: int, rinshan: bool) -> tuple[int, bool] | None:
+        """The tile the seat draws now (the next live tile, or a replacement tile) and whether it is
+        a replacement draw; ``None`` when the ruleset ended the hand instead (taiwan16's flowers)."""
+        if rinshan:
+            t = g.rinshan[g.rinshan_pos]
+            g.rinshan_pos += 1
+        else:
+            t = g.live[g.live_pos]
+            g.live_pos += 1
+        return t, rinshan
 
     def deal(self, g: Game) -> Deal:
         """The hand's deal: haipai, live wall, replacement tiles, indicators (R-3)."""
@@ -110,6 +125,15 @@ class TableHooks:
             and g.live_left >= g.opts.riichi_min_live
         )
 
+    def riichi_discard_ok(self, g: Game, seat: int, code: int) -> bool:
+        """R-5.1: the hand is tenpai after discarding ``code`` with the riichi declaration."""
+        c34 = g.seats[seat].counts
+        k = code & ~RED
+        c34[k] -= 1
+        ok = g._calc.shanten(c34) == 0
+        c34[k] += 1
+        return ok
+
     def riichi_ankan_ok(self, g: Game, seat: int, kind: int) -> bool:
         """R-5.3: the drawn tile is the fourth; waits unchanged; the three are a triplet in every reading."""
         st = g.seats[seat]
@@ -176,10 +200,118 @@ class TableHooks:
         for st in g.seats:
             st.ippatsu = False
 
+    def after_call_actions(self, g: Game, seat: int) -> list[Action]:
+        """Actions besides a discard right after a chi or pon (riichi: none; taiwan16: kongs)."""
+        return []
+
+    def after_call_forbidden(self, g: Game, seat: int, call: Action, forbidden: frozenset[int]) -> frozenset[int]:
+        """R-4.4: the kinds the caller may not discard after this chi/pon (kuikae), as computed."""
+        return forbidden
+
+    def riichi_kakan_ok(self, g: Game, seat: int, kind: int) -> bool:
+        """An added kan after riichi (riichi: never, the hand is closed; taiwan16 TW-12: allowed)."""
+        return False
+
+    def riichi_deposit_due(self, g: Game, seat: int) -> bool:
+        """R-5.1: the declaration's 1000-point stick is paid once the declaration tile passes."""
+        return True
+
+    def kita_options(self, g: Game, seat: int) -> list[Action]:
+        """Nuki-dora set-asides the seat may make now (Tenhou sanma: North; after riichi only the
+        drawn North)."""
+        st = g.seats[seat]
+        if not g.opts.kita or g.live_left <= 0:
+            return []
+        ok = (g._codes[g.drawn] & ~RED) == NORTH if st.riichi else st.counts[NORTH] > 0
+        return [Action(A.KITA, seat, NORTH)] if ok else []
+
+    def after_kita(self, g: Game, seat: int) -> None:
+        """After a set-aside nobody robbed: it counts as a call, a live tile moves to the dead wall,
+        and the seat draws a replacement."""
+        g._any_call_cancels(seat)
+        g._kan_move()
+        g._draw(seat, rinshan=True)
+
+    def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
+        """The seat's turn actions as the game lists them; a variant may add, remove or force some."""
+        return actions
+
+    def turn_check(self, g: Game, seat: int, a: Action) -> bool | None:
+        """Quick legality of a discard or riichi without listing every action (None: list them)."""
+        return g._quick_turn_check(seat, a)
+
+    def call_window(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
+        """The seat's answers to a discard (ron, calls, pass); a variant may force or drop some."""
+        return actions
+
+    def stick_value(self, g: Game) -> int:
+        """R-5.1: the riichi deposit in points."""
+        return 1000
+
+    def kan_tiles(self, g: Game, seat: int, action: Action, kind: int) -> list[int]:
+        """The seat's own physical tiles a kan uses: ankan all four of ``kind``, kakan one, a
+        daiminkan of a ``kind`` discard the three held (shoukou: a transformed tile among them)."""
+        st = g.seats[seat]
+        codes = g._codes
+        if action.type is A.KAKAN:
+            return [next(t for t in st.tiles if codes[t] & ~RED == kind)]
+        return [t for t in st.tiles if codes[t] & ~RED == kind]
+
+    def meld_effective(
+        self, g: Game, seat: int, action: Action, tiles: tuple[int, ...], prev: tuple[int, ...] = ()
+    ) -> tuple[int, ...]:
+        """Each tile's effective kind in the meld a call or kan makes (``TableMeld.effective``); ``()``
+        = as printed, always in riichi (shoukou SK-D4: a transformed tile). ``prev``: the pon's, for
+        a kakan."""
+        return ()
+
     def after_kan(self, g: Game, seat: int) -> None:
         """R-4.5–R-4.7: the kan maker draws a replacement tile, then discards."""
         g._kan_move()
         g._draw(seat, rinshan=True)
+
+    # ------------------------------------------------------------------ turn structure
+
+    def new_hand_state(self, g: Game) -> object:
+        """A variant's own per-hand state, kept as ``g.hand_state`` (riichi: none)."""
+        return None
+
+    def copy_hand_state(self, g: Game, state: object) -> object:
+        """An independent copy of ``g.hand_state`` for :meth:`Game.copy`."""
+        return state
+
+    def start_turn(self, g: Game, seat: int) -> None:
+        """A seat's turn begins: it draws (R-4.1). seigou SG-1 may first open a one-seat claim
+        window (``Phase.CLAIM``) whose pass means draw."""
+        g._draw(seat)
+
+    def resolve_turn_claim(self, g: Game, action: Action) -> None:
+        """The seat answered its ``Phase.CLAIM`` window: pass = draw; a claim takes the last discard
+        of the seat named by ``action.src``. Riichi never opens this window."""
+        g.pending = {}
+        g.responses = {}
+        if action.type is A.PASS:
+            g._draw(action.seat)
+            return
+        g._claim(action, action.src, g.seats[action.src].river[-1])
+
+    def kyuushu_allowed(self, g: Game, seat: int) -> bool:
+        """R-12.1 timing: the seat's first draw, before any call (the option switch is the game's)."""
+        return g.seats[seat].turns == 0 and g.calls_in_hand == 0 and not g.rinshan_draw
+
+    def double_riichi(self, g: Game, seat: int) -> bool:
+        """R-5.5: a riichi declared now is double (the seat's first discard, no call before it)."""
+        return g.seats[seat].turns == 0 and g.calls_in_hand == 0
+
+    def suufon_renda(self, g: Game) -> bool:
+        """R-12.2 (the option switch is the game's): the first four discards are one wind, no call."""
+        return (
+            g.players == 4
+            and g.discards_in_hand == 4
+            and g.calls_in_hand == 0
+            and len(set(g.first_discards)) == 1
+            and 27 <= g.first_discards[0] <= 30
+        )
 
     # ------------------------------------------------------------------ scoring context
 
@@ -217,6 +349,15 @@ class TableHooks:
         """R-4.10: after a discard passes, does the hand end in an exhaustive draw?"""
         return g.live_left == 0
 
+    def spec_options(self, g: Game, seat: int, *, tsumo: bool, chankan: bool, from_seat: int) -> dict[str, str]:
+        """Variant flags of a win for the scorer (``HandSpec.options``, written ``key=value`` in a
+        hand line); riichi needs none."""
+        return {}
+
+    def draw_renchan(self, g: Game, tenpai: list[int]) -> bool:
+        """R-2.3: after an exhaustive draw the dealer keeps the deal when tenpai."""
+        return g.dealer in tenpai
+
     def draw_settlement(self, g: Game) -> tuple[str, list[int], list[int]]:
         """R-11: (kind, score deltas, tenpai seats) at an exhaustive draw, nagashi mangan first."""
         n = g.players
@@ -242,6 +383,10 @@ class TableHooks:
                 deltas[s] -= total // len(noten)
         return kind, deltas, tenpai
 
+    def win_base(self, g: Game, res: ScoreResult) -> int:
+        """R-10.1/R-10.2: the base points B of a scored win (pk's fixed table replaces it)."""
+        return base_points(res.han, res.fu, res.yakuman, g.opts)[0]
+
     def payments(
         self, g: Game, seat: int, from_seat: int, res: ScoreResult, *, tsumo: bool, honba: int, sticks: int
     ) -> tuple[list[int], int]:
@@ -250,7 +395,7 @@ class TableHooks:
         opts = g.opts
         d = [0] * n
         dealer = seat == g.dealer
-        base, _ = base_points(res.han, res.fu, res.yakuman, opts)
+        base = self.win_base(g, res)
         pao_seat = -1
         pao_base = 0
         st = g.seats[seat]
@@ -294,6 +439,15 @@ class TableHooks:
             d[seat] += value + hb_ron
         d[seat] += 1000 * sticks
         return d, pao_seat
+
+    def next_hand(self, g: Game, result: HandResult, *, renchan: bool, honba_next: int) -> None:
+        """R-2.3: the honba and the next dealer (hand number, round) when the game goes on."""
+        g.honba = honba_next
+        if not renchan:
+            g.hand_number += 1
+            if g.hand_number == g.players:
+                g.hand_number = 0
+                g.round_wind += 1
 
     def game_ends(self, g: Game, result: HandResult, *, renchan: bool) -> bool:
         """R-2.5–R-2.7: does the game end after this hand (tobi, all-last, extension)?"""

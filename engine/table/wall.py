@@ -54,9 +54,17 @@ class Deal:
     rinshan: tuple[int, ...]  # replacement draws in order (at least 4)
     dora: tuple[int, ...]  # 5 indicator positions
     ura: tuple[int, ...]  # 5 ura positions
+    unused: tuple[int, ...] = ()  # dead-wall tiles that are never drawn or revealed (seigou SG-7)
 
     def all_tiles(self) -> list[int]:
-        return [t for h in self.haipai for t in h] + list(self.live) + list(self.rinshan) + list(self.dora) + list(self.ura)
+        return (
+            [t for h in self.haipai for t in h]
+            + list(self.live)
+            + list(self.rinshan)
+            + list(self.dora)
+            + list(self.ura)
+            + list(self.unused)
+        )
 
 
 def _stream(seed: int | str, hand_index: int) -> list[int]:
@@ -94,3 +102,58 @@ def deal_from_seed(
         pos += hand_size
     n_rinshan = dead - 10
     return Deal(tuple(hands), tuple(body[pos:]), tuple(dead_tiles[:n_rinshan]), tuple(dead_tiles[n_rinshan : n_rinshan + 5]), tuple(dead_tiles[n_rinshan + 5 :]))
+
+
+def deal_tail_indicators(
+    tileset: TileSet, seed: int | str, hand_index: int, *, players: int, dealer: int, hand_size: int = 13, unused: int = 2
+) -> Deal:
+    """A wall without replacement tiles, indicators at its tail (seigou SG-6, SG-7, A10).
+
+    The same shuffle as :func:`deal_from_seed`. The wall is a row of stacks ``(wall[2i] top,
+    wall[2i+1] bottom)`` drawn from the front. The last stack's top tile is the dora indicator and
+    its bottom tile the ura indicator; the 4 stacks before it hold the kan-dora indicators and their
+    ura, revealed from the tail inwards. The ``unused`` tiles just before those 5 stacks are never
+    drawn or revealed; everything else after the deal is the live wall (71 draws + the dealer's 14th
+    tile with 4 players).
+    """
+    tiles = [i for i, c in enumerate(tileset.codes) if c >= 0]
+    wall = shuffled(tiles, seed, hand_index)
+    n = len(wall)
+    dora = tuple(wall[n - 2 - 2 * k] for k in range(5))
+    ura = tuple(wall[n - 1 - 2 * k] for k in range(5))
+    body = wall[: n - 10 - unused]
+    hands: list[tuple[int, ...]] = [()] * players
+    pos = 0
+    for k in range(players):
+        seat = (dealer + k) % players
+        hands[seat] = tuple(body[pos : pos + hand_size])
+        pos += hand_size
+    return Deal(tuple(hands), tuple(body[pos:]), (), dora, ura, tuple(wall[n - 10 - unused : n - 10]))
+
+
+def deal_nuki_block(
+    tileset: TileSet, seed: int | str, hand_index: int, *, players: int, dealer: int, hand_size: int = 13, nuki: int = 16
+) -> Deal:
+    """chinitsu_toutenkou's wall (CT-B4): the same shuffle as :func:`deal_from_seed`; the last
+    ``nuki`` tiles are the nuki-dora replacement block (``Deal.rinshan``, used only for gari
+    replacements), the stack before it holds the dora indicator (top) and its ura (bottom), and
+    everything else after the deal is the live wall. Kan indicators are the stacks at the live
+    wall's tail, next to the indicator: the k-th kan's stack is ``live[-2k]`` (top) and
+    ``live[-2k + 1]`` (bottom), so ``Deal.dora[k]``/``Deal.ura[k]`` name live-wall tiles that leave
+    the live wall when that kan is made (the ruleset's ``after_kan`` shortens it)."""
+    tiles = [i for i, c in enumerate(tileset.codes) if c >= 0]
+    wall = shuffled(tiles, seed, hand_index)
+    n = len(wall)
+    block = wall[n - nuki :]
+    d0, u0 = wall[n - nuki - 2], wall[n - nuki - 1]
+    body = wall[: n - nuki - 2]
+    hands: list[tuple[int, ...]] = [()] * players
+    pos = 0
+    for k in range(players):
+        seat = (dealer + k) % players
+        hands[seat] = tuple(body[pos : pos + hand_size])
+        pos += hand_size
+    live = body[pos:]
+    dora = (d0, *(live[-2 * k] for k in range(1, 5)))
+    ura = (u0, *(live[-2 * k + 1] for k in range(1, 5)))
+    return Deal(tuple(hands), tuple(live), tuple(block), dora, ura)

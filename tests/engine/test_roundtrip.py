@@ -7,6 +7,11 @@ and final scores. Seeded random self-play games (4p hanchan, tonpuu, sanma) do t
 
 What the formats cannot carry, and how the tests deal with it:
 
+* neither format can name our presets (tenhou.net/6's ``rule.disp`` knows Tenhou and Mahjong Soul
+  rooms, mjai has no rule fields), so both exports carry a ``"jantaku"`` entry with the ruleset
+  name and its changed options, and games under ``riichi`` and ``mleague`` must read back under
+  exactly those rules with no help (``test_export_reads_back_under_its_own_preset``);
+
 * tenhou6 has no rule set for kobalab Majiang games (``rule.disp`` knows Tenhou and Mahjong Soul
   rooms only): for those the replayer is told the original rules;
 * mjai has no rule fields at all (the importer assumes Tenhou hanchan): the replayer is handed
@@ -41,7 +46,7 @@ from engine.logs.export import (
     to_tenhou6,
 )
 from engine.logs.mjai import parse_mjai
-from engine.logs.record import Call, CallKind, GameRecord, RuleInfo
+from engine.logs.record import Call, CallKind, GameRecord, LogFormatError, RuleInfo
 from engine.logs.replay import ReplayReport, replay_record, ruleset_for
 from engine.logs.tenhou6 import parse_tenhou6
 from engine.rules.base import Ruleset, find_ruleset
@@ -404,7 +409,11 @@ def test_mjai_stream() -> None:
     g = _eager_game(find_ruleset("tenhou"), ActionType.RIICHI, range(10))
     lines = dumps_mjai(g, names=["a", "b", "c", "d"]).splitlines()
     events = [json.loads(x) for x in lines]
-    assert events[0] == {"type": "start_game", "names": ["a", "b", "c", "d"]}
+    assert events[0] == {
+        "type": "start_game",
+        "names": ["a", "b", "c", "d"],
+        "jantaku": {"ruleset": "tenhou", "options": {}},
+    }
     assert events[-1] == {"type": "end_game", "scores": list(g.final_scores)}
     kinds = [e["type"] for e in events]
     assert kinds.count("start_kyoku") == kinds.count("end_kyoku") == len(g.results)
@@ -449,3 +458,71 @@ def test_record_of_a_game_started_mid_way() -> None:
     assert record_game(g, scores=scores, start=start).hands == rec.hands
     _same_game(g, _via_tenhou6(g, rec.rules, "mid-way"), "mid-way (tenhou6)")
     _same_game(g, _via_mjai(g, rec.rules, "mid-way"), "mid-way (mjai)")
+
+
+# ----------------------------------------------------------------------------------------------
+# presets: the "jantaku" entry
+
+
+PRESET_SEEDS = range(8)
+
+
+@pytest.mark.parametrize("preset", ["riichi", "mleague"])
+def test_export_reads_back_under_its_own_preset(preset: str) -> None:
+    """A game under the plain ``riichi`` preset or ``mleague`` (hanchan and tonpuu), exported as
+    tenhou.net/6 and as mjai and read back by our importers, replays under exactly its own ruleset
+    (not Tenhou's, which is all ``rule.disp`` can say) and gives the same game: every hand result,
+    the final scores and the uma/oka results of the preset."""
+    tenhou = find_ruleset("tenhou")
+    checked_tenhou6 = 0
+    for seed in PRESET_SEEDS:
+        rs = find_ruleset(preset) if seed % 2 == 0 else find_ruleset(preset).with_options(hanchan=False)
+        g = play(rs, 1000 + seed, STYLES[seed % 3])
+        what = f"{preset} seed {seed}"
+        obj = json.loads(json.dumps(to_tenhou6(g), ensure_ascii=False))
+        assert obj["jantaku"]["ruleset"] == preset
+        assert obj["jantaku"]["options"] == ({} if rs.options.hanchan else {"hanchan": False})
+        if not tenhou6_ambiguities(record_game(g)):
+            back = parse_tenhou6(obj, what)
+            assert ruleset_for(back) == rs and ruleset_for(back) != tenhou.with_options(hanchan=rs.options.hanchan)
+            g2, report = _replay(back)
+            assert g2 is not None and report.ok, f"{what}: tenhou6 export does not replay: {report.to_json()}"
+            _same_game(g, g2, f"{what} (tenhou6)")
+            checked_tenhou6 += 1
+        back = parse_mjai(dumps_mjai(g).splitlines(), what)  # no rules handed over this time
+        assert ruleset_for(back) == rs
+        g3, report = _replay(back)
+        assert g3 is not None and report.ok, f"{what}: mjai export does not replay: {report.to_json()}"
+        _same_game(g, g3, f"{what} (mjai)")
+    assert checked_tenhou6 >= len(PRESET_SEEDS) // 2
+
+
+def test_mleague_results_need_the_preset() -> None:
+    """The M-League uma (+30/+10/-10/-30) is not Tenhou's (+20/+10/-10/-20): a finished mleague
+    game's results read back under Tenhou rules would differ, and with the entry they do not."""
+    g = play(find_ruleset("mleague"), 2000, "eager")
+    assert g.over and not g.truncated
+    first, last = g.ranking()[0], g.ranking()[-1]
+    # oka 20 (30,000 return, 25,000 start) goes to the top; M-League uma +30 / -30
+    assert round(g.final_results[first] - (g.final_scores[first] - 30000) / 1000, 1) == 30 + 20
+    assert round(g.final_results[last] - (g.final_scores[last] - 30000) / 1000, 1) == -30
+    back = parse_tenhou6(json.loads(json.dumps(to_tenhou6(g), ensure_ascii=False)), "mleague")
+    g2, report = _replay(back)
+    assert g2 is not None and report.ok, report.to_json()
+    assert g2.final_results == g.final_results
+    back.rules.ruleset, back.rules.ruleset_options = "", {}  # what a reader without the entry sees
+    assert ruleset_for(back).options.uma == (20, 10, -10, -20)
+
+
+def test_a_bad_ruleset_entry_is_reported_not_replayed() -> None:
+    g = play(find_ruleset("riichi").with_options(hanchan=False), 7, "eager")
+    obj = to_tenhou6(g)
+    obj["jantaku"] = {"ruleset": "riichi", "options": {"no_such_option": True}}
+    g2, report = _replay(parse_tenhou6(obj, "bad"))
+    assert g2 is None and "no option 'no_such_option'" in report.errors[0]["error"]
+    obj["jantaku"] = {"ruleset": "riichi", "options": {"hanchan": "no"}}
+    g2, report = _replay(parse_tenhou6(obj, "bad"))
+    assert g2 is None and "hanchan" in report.errors[0]["error"]
+    obj["jantaku"] = "riichi"
+    with pytest.raises(LogFormatError):
+        parse_tenhou6(obj, "bad")

@@ -1,0 +1,285 @@
+"""Ruleset ``shoukou``: 昇降麻雀, rank-shift mahjong (shared/rules/shoukou.md, seed 000).
+
+Each call, kan or win may include one transformation: a number tile counts 3 ranks higher or
+lower (SK-D1–D7). The parts:
+
+* :mod:`engine.rules.shoukou_scoring` — SK-8–SK-10: every interpretation of a winning hand and
+  their union (whole-hand yaku once, partial yaku once per instance, dora from one
+  interpretation, the maximum fu).
+* :mod:`engine.rules.shoukou_moves` — SK-3–SK-7, SK-11: the transformed calls and kans, the
+  extended wait set, kuikae after a transformed call (pure functions over a hand).
+* :class:`ShoukouRuleset` — the table hooks (``engine/table/hooks.py``) that put those into the
+  game: call options and their priority (SK-12), kans, wins, waits and furiten.
+
+Options: :class:`~engine.rules.shoukou_options.ShoukouOptions` (shoukou.md §6), and in a hand line
+``shoukou.<key>=<value>`` flags (``python -m engine score "... ruleset=shoukou shoukou.transform=false"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.notation import HandSpec, MeldType
+from engine.rules.base import Ruleset, register
+from engine.rules.shoukou_moves import (
+    ankan_options,
+    chi_options,
+    daiminkan_options,
+    kakan_options,
+    kuikae_forbidden,
+    meld_sets_of,
+    pon_options,
+    wait_set,
+)
+from engine.rules.shoukou_options import ShoukouOptions
+from engine.rules.shoukou_scoring import score_shoukou
+from engine.scoring.result import ScoreResult
+from engine.table.actions import Action, ActionType
+from engine.tiles import RED
+
+if TYPE_CHECKING:
+    from engine.table.game import Game, SeatState
+
+A = ActionType
+
+__all__ = ["ShoukouOptions", "ShoukouRuleset", "shoukou_ruleset"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ShoukouRuleset(Ruleset):
+    """Riichi with the ±3 rank transformation (shoukou.md)."""
+
+    name: str = "shoukou"
+    shoukou: ShoukouOptions = field(default_factory=ShoukouOptions)
+
+    description: ClassVar[str] = "昇降麻雀: one tile per call, kan or win may move 3 ranks"
+
+    def with_shoukou(self, **changes: Any) -> ShoukouRuleset:
+        return replace(self, shoukou=replace(self.shoukou, **changes))
+
+    def score(self, spec: HandSpec) -> ScoreResult:
+        """SK-10: the union of every interpretation (``shoukou.*`` flags of the line apply)."""
+        rs = self
+        if spec.options:
+            sk = self.shoukou.with_flags(spec.options)
+            if sk is not self.shoukou:
+                rs = replace(self, shoukou=sk)
+        return score_shoukou(spec, rs)
+
+
+    # -- waits, furiten, wins (SK-8, SK-9, SK-11) --------------------------------------------
+
+    def _meld_sets(self, g: Game, st: SeatState) -> list[int]:
+        codes = g._codes
+        return meld_sets_of(m.effective or tuple(codes[t] & ~RED for t in m.tiles) for m in st.melds)
+
+    def shoukou_waits(self, g: Game, seat: int, counts: list[int] | None = None) -> tuple[int, ...]:
+        """SK-11: the Shoukou wait set W of the seat's 13-tile hand (or of ``counts``)."""
+        st = g.seats[seat]
+        c = st.counts if counts is None else counts
+        if sum(c) % 3 != 1:
+            return ()
+        # one tile moved 3 ranks is one tile swapped: a hand W is not empty for is at most
+        # 1-shanten as printed (0 without transformations)
+        if g._calc.shanten(c) > (1 if self.shoukou.transform else 0):
+            return ()
+        return wait_set(list(c), self._meld_sets(g, st), transform=self.shoukou.transform)
+
+    def wait_set(self, g: Game, seat: int) -> tuple[int, ...]:
+        return self.shoukou_waits(g, seat)
+
+    def can_tsumo(self, g: Game, seat: int) -> bool:
+        """SK-8: complete after at most one transformation, with a yaku."""
+        c = g.seats[seat].counts
+        if g._calc.shanten(c) > (0 if self.shoukou.transform else -1):
+            return False
+        return g._win_value(seat, g.drawn, tsumo=True).agari
+
+    def can_ron(self, g: Game, seat: int, tile: int, from_seat: int, *, chankan: bool = False, kokushi_only: bool = False) -> bool:
+        """SK-9: the discard (or chankan tile) in W, not furiten, complete with a yaku."""
+        st = g.seats[seat]
+        k = g._codes[tile] & ~RED
+        if k not in st.waits or self.furiten(g, seat):
+            return False
+        st.counts[k] += 1
+        st.tiles.append(tile)
+        try:
+            r = g._win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
+            if kokushi_only:
+                return r.agari and any(y.name.startswith("kokushi") for y in r.yaku)
+            return r.agari
+        finally:
+            st.tiles.pop()
+            st.counts[k] -= 1
+
+    def tenpai_at_draw(self, g: Game, seat: int) -> bool:
+        """R-11.2 with W (SK-11): tenpai unless every wait is a kind the seat holds all 4 of."""
+        st = g.seats[seat]
+        w = self.shoukou_waits(g, seat)
+        return any(st.counts[k] < 4 for k in w)
+
+    def riichi_discard_ok(self, g: Game, seat: int, code: int) -> bool:
+        """R-5.1 with W (SK-11): the hand after the declaration discard has a Shoukou wait."""
+        c = list(g.seats[seat].counts)
+        c[code & ~RED] -= 1
+        return bool(self.shoukou_waits(g, seat, c))
+
+    # -- calls (SK-3, SK-4, SK-5, SK-12) -------------------------------------------------------
+
+    def call_options(self, g: Game, seat: int, tile: int, discarder: int) -> list[Action]:
+        st = g.seats[seat]
+        if g.live_left <= 0 or st.riichi:
+            return []
+        sk = self.shoukou
+        hand = [g._codes[t] for t in st.tiles]
+        d = g._codes[tile]
+        out: list[Action] = []
+        for own, shift, eff in pon_options(hand, d, transform=sk.transform):
+            if self._can_discard_after(hand, own, d, eff, False, bool(shift)):
+                out.append(Action(A.PON, seat, -1, own, shift=shift))
+        if self.kan_allowed(g, seat):
+            seen: set[tuple[int, ...]] = set()
+            for _own, shift, _eff in daiminkan_options(hand, d, transform=sk.transform):
+                if not shift and st.counts[d & ~RED] != 3:
+                    continue
+                if shift not in seen:
+                    seen.add(shift)
+                    out.append(Action(A.DAIMINKAN, seat, shift=shift))
+        if g.players == 4 and seat == (discarder + 1) % g.players:
+            for own, shift, eff in chi_options(hand, d, transform=sk.transform):
+                if self._can_discard_after(hand, own, d, eff, True, bool(shift)):
+                    out.append(Action(A.CHI, seat, -1, own, shift=shift))
+        return out
+
+    def _can_discard_after(
+        self, hand: list[int], own: tuple[int, ...], d: int, eff: tuple[int, ...], is_chi: bool, transformed: bool
+    ) -> bool:
+        """R-4.4 / A9: a call is illegal if every tile left would be a forbidden discard."""
+        forbid = kuikae_forbidden(d, eff, self.shoukou.kuikae, is_chi, transformed)
+        rest = list(hand)
+        for c in own:
+            rest.remove(c)
+        return any((c & ~RED) not in forbid for c in rest)
+
+    def choose_call(self, g: Game, responses: Mapping[int, Action], discarder: int) -> Action | None:
+        """SK-12: of two pon/kan claims the one closest in turn order after the discarder wins;
+        pon/kan over chi as base."""
+        n = g.players
+        claims = [a for a in responses.values() if a.type in (A.PON, A.DAIMINKAN)]
+        if claims:
+            return min(claims, key=lambda a: (a.seat - discarder) % n)
+        for a in responses.values():
+            if a.type is A.CHI:
+                return a
+        return None
+
+    def after_call_forbidden(self, g: Game, seat: int, call: Action, forbidden: frozenset[int]) -> frozenset[int]:
+        """A9 (``shoukou.kuikae``): kuikae after a transformed call."""
+        m = g.seats[seat].melds[-1]
+        if m.type not in (MeldType.CHI, MeldType.PON):
+            return forbidden
+        eff = m.effective or tuple(g._codes[t] & ~RED for t in m.tiles)
+        return kuikae_forbidden(g._codes[m.called], eff, self.shoukou.kuikae, m.type is MeldType.CHI, bool(call.shift))
+
+    # -- kans (SK-5, SK-6, SK-7) ---------------------------------------------------------------
+
+    def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
+        """The base turn, with its kans replaced by the transformed ones (SK-6, SK-7)."""
+        if g.after_call or not any(a.type is A.DISCARD for a in actions):
+            return actions
+        rest = [a for a in actions if a.type not in (A.ANKAN, A.KAKAN)]
+        if not self.kan_allowed(g, seat):
+            return rest
+        kans = self._kan_actions(g, seat)
+        i = next((j for j, a in enumerate(rest) if a.type not in (A.TSUMO, A.KYUUSHU)), len(rest))
+        return rest[:i] + kans + rest[i:]
+
+    def _kan_actions(self, g: Game, seat: int) -> list[Action]:
+        st = g.seats[seat]
+        sk = self.shoukou
+        codes = g._codes
+        hand = [codes[t] for t in st.tiles]
+        out: list[Action] = []
+        drawn = codes[g.drawn] if g.drawn >= 0 else -1
+        for four, shift, eff in ankan_options(hand, transform=sk.transform):
+            k = eff[0]
+            if st.riichi and not self._riichi_kan_ok(g, seat, four, drawn):
+                continue
+            a = Action(A.ANKAN, seat, k, shift=shift)
+            if a not in out:
+                out.append(a)
+        if st.riichi:
+            return out
+        pons = [
+            (m.effective[0] if m.effective else codes[m.tiles[0]] & ~RED) for m in st.melds if m.type is MeldType.PON
+        ]
+        for k, _c, shift in kakan_options(hand, pons, transform=sk.transform):
+            out.append(Action(A.KAKAN, seat, k, shift=shift))
+        return out
+
+    def _riichi_kan_ok(self, g: Game, seat: int, four: tuple[int, ...], drawn: int) -> bool:
+        """R-5.3 with W (SK-11, A13): the drawn tile is one of the four, and the Shoukou wait set
+        of the hand before the draw is not empty and stays the same after the kan."""
+        if drawn not in four:
+            return False
+        st = g.seats[seat]
+        before = list(st.counts)
+        before[drawn & ~RED] -= 1
+        w = self.shoukou_waits(g, seat, before)
+        if not w:
+            return False
+        after = list(st.counts)
+        for c in four:
+            after[c & ~RED] -= 1
+        k = max(set(c & ~RED for c in four), key=lambda x: sum(1 for c in four if c & ~RED == x))
+        sets = [*self._meld_sets(g, st), k]
+        return wait_set(after, sets, transform=self.shoukou.transform) == w
+
+    def kan_tiles(self, g: Game, seat: int, action: Action, kind: int) -> list[int]:
+        if not action.shift:
+            return super().kan_tiles(g, seat, action, kind)
+        st = g.seats[seat]
+        codes = g._codes
+        p, e = action.shift
+        if action.type is A.KAKAN:
+            return [next(t for t in st.tiles if codes[t] == p)]
+        if action.type is A.ANKAN:
+            moved = next(t for t in st.tiles if codes[t] == p)
+            same = sorted((t for t in st.tiles if codes[t] & ~RED == e), key=lambda t: codes[t] & RED)
+            return [*same[:3], moved]
+        # daiminkan: the shift is on the discard when it is the discard's kind (see SK-5)
+        if p & ~RED == kind:
+            return sorted((t for t in st.tiles if codes[t] & ~RED == e), key=lambda t: codes[t] & RED)[:3]
+        moved = next(t for t in st.tiles if codes[t] == p)
+        same = sorted((t for t in st.tiles if codes[t] & ~RED == kind), key=lambda t: codes[t] & RED)
+        return [moved, *same[:2]]
+
+    def meld_effective(
+        self, g: Game, seat: int, action: Action, tiles: tuple[int, ...], prev: tuple[int, ...] = ()
+    ) -> tuple[int, ...]:
+        """SK-D4/SK-D5: the transformed tile keeps its effective kind inside the meld."""
+        codes = g._codes
+        if action.type is A.KAKAN:
+            if not action.shift and not prev:
+                return ()
+            base = prev or tuple(codes[t] & ~RED for t in tiles[:-1])
+            return (*base, action.tile & ~RED)
+        if not action.shift:
+            return ()
+        p, e = action.shift
+        kinds = [codes[t] & ~RED for t in tiles]
+        if action.type in (A.CHI, A.PON, A.DAIMINKAN) and codes[tiles[-1]] & ~RED == p & ~RED:
+            kinds[-1] = e  # the discard was transformed
+        else:
+            i = next(i for i, t in enumerate(tiles) if codes[t] == p)
+            kinds[i] = e
+        return tuple(kinds)
+
+
+def shoukou_ruleset() -> ShoukouRuleset:
+    return ShoukouRuleset()
+
+
+register("shoukou", shoukou_ruleset)

@@ -1,0 +1,235 @@
+"""Shoukou calls, kans and waits as pure functions over a hand (shoukou.md SK-2–SK-7, SK-11).
+
+A hand here is tile codes (red bit kept); an option is the own tiles it shows, the one
+transformation it uses (``(physical code, effective kind)`` or ``()``, SK-D6) and the effective
+kind of every tile of the resulting meld (SK-D4), own tiles first, then the claimed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from engine.hand.decompose import SEQ, decompositions
+from engine.rules.shoukou_scoring import _suit_moves, _suit_ok, shift_targets
+from engine.table.actions import canon
+from engine.tiles import RED, YAOCHU
+
+__all__ = [
+    "CallOption",
+    "ankan_options",
+    "chi_options",
+    "complete",
+    "daiminkan_options",
+    "kakan_options",
+    "kuikae_forbidden",
+    "pon_options",
+    "wait_set",
+]
+
+# (own tile codes in canonical order, shift (physical code, effective kind) or (), effective kinds
+# of (*own, claimed))
+CallOption = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _kind(code: int) -> int:
+    return code & ~RED
+
+
+def _variants(codes: Sequence[int], allow: bool) -> Iterable[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Each way to apply at most one transformation to one of ``codes``: (index or -1, the shift,
+    the effective kinds)."""
+    kinds = tuple(_kind(c) for c in codes)
+    yield -1, (), kinds
+    if not allow:
+        return
+    for i, c in enumerate(codes):
+        for t in shift_targets(kinds[i]):
+            yield i, (c, t), kinds[:i] + (t,) + kinds[i + 1 :]
+
+
+def _distinct_pairs(hand: Sequence[int]) -> list[tuple[int, int]]:
+    return sorted({canon((a, b)) for a, b in combinations(hand, 2)})  # type: ignore[misc]
+
+
+def chi_options(hand: Sequence[int], discard: int, *, transform: bool = True) -> list[CallOption]:
+    """SK-3: two own tiles a, b and the discard d are a sequence after at most one transformation
+    of one of {d, a, b}."""
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    dk = _kind(discard)
+    if dk >= 27:
+        return []
+    # with one transformation either the discard or one own tile moves: own tiles lie within 5
+    reach = 5 if transform else 2
+    cand = [c for c in hand if _kind(c) // 9 == dk // 9 and _kind(c) < 27 and abs(_kind(c) - dk) <= reach]
+    for a, b in _distinct_pairs(cand):
+        if _kind(a) == _kind(b):
+            continue
+        for _i, shift, eff in _variants((a, b, discard), transform):
+            e = sorted(eff)
+            if e[0] >= 27 or e[0] // 9 != e[2] // 9 or e != [e[0], e[0] + 1, e[0] + 2]:
+                continue
+            out.setdefault(((a, b), shift), eff)
+    return [(own, shift, eff) for (own, shift), eff in out.items()]
+
+
+def pon_options(hand: Sequence[int], discard: int, *, transform: bool = True) -> list[CallOption]:
+    """SK-4: two own tiles and the discard are one effective kind after at most one
+    transformation of one of the three."""
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    dk = _kind(discard)
+    near = {dk, *shift_targets(dk)}
+    cand = [c for c in hand if _kind(c) in near or any(t in near for t in shift_targets(_kind(c)))]
+    for a, b in _distinct_pairs(cand):
+        for _i, shift, eff in _variants((a, b, discard), transform):
+            if eff[0] == eff[1] == eff[2]:
+                out.setdefault(((a, b), shift), eff)
+    return [(own, shift, eff) for (own, shift), eff in out.items()]
+
+
+def daiminkan_options(hand: Sequence[int], discard: int, *, transform: bool = True) -> list[CallOption]:
+    """SK-5 (A1): three own tiles and the discard are one effective kind after at most one
+    transformation of one of the four."""
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    dk = _kind(discard)
+    near = {dk, *shift_targets(dk)}
+    cand = sorted(c for c in hand if _kind(c) in near or any(t in near for t in shift_targets(_kind(c))))
+    for trio in sorted({tuple(sorted(x, key=lambda c: (_kind(c), c & RED))) for x in combinations(cand, 3)}):
+        for _i, shift, eff in _variants((*trio, discard), transform):
+            if eff[0] == eff[1] == eff[2] == eff[3]:
+                out.setdefault((trio, shift), eff)
+    return [(own, shift, eff) for (own, shift), eff in out.items()]
+
+
+def ankan_options(hand: Sequence[int], *, transform: bool = True) -> list[CallOption]:
+    """SK-6: four concealed tiles that are one effective kind after at most one transformation
+    of one of them. Returns (the four codes, shift, effective kinds)."""
+    out: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+    by_kind: dict[int, list[int]] = {}
+    for c in hand:
+        by_kind.setdefault(_kind(c), []).append(c)
+    for k, same in by_kind.items():
+        same = sorted(same, key=lambda c: c & RED)
+        if len(same) >= 4:
+            four = tuple(same[:4])
+            out.setdefault((four, ()), (k,) * 4)
+        if not transform or len(same) < 3:
+            continue
+        three = tuple(same[:3])
+        for src in shift_targets(k):  # a tile of kind k±3 moved onto k
+            for c in sorted({c for c in by_kind.get(src, ())}):
+                out.setdefault(((*three, c), (c, k)), (k,) * 4)
+    return [(own, shift, eff) for (own, shift), eff in out.items()]
+
+
+def kakan_options(
+    hand: Sequence[int], pon_kinds: Sequence[int], *, transform: bool = True
+) -> list[tuple[int, int, tuple[int, ...]]]:
+    """SK-7: a concealed tile t added to one's pon of effective kind k, t moved onto k when its
+    own kind is k±3. Returns (pon kind, the tile code, shift)."""
+    out: list[tuple[int, int, tuple[int, ...]]] = []
+    codes = sorted(set(hand), key=lambda c: (_kind(c), c & RED))
+    for k in pon_kinds:
+        for c in codes:
+            if _kind(c) == k:
+                out.append((k, c, ()))
+                break
+        if transform:
+            for c in codes:
+                if k in shift_targets(_kind(c)):
+                    out.append((k, c, (c, k)))
+    return out
+
+
+def kuikae_forbidden(called: int, eff: tuple[int, ...], mode: str, is_chi: bool, transformed: bool) -> frozenset[int]:
+    """A9: the kinds the caller may not discard after a call. ``called`` is the claimed tile's
+    code, ``eff`` the meld's effective kinds (claimed tile last). ``mode``:
+    ``"effective+physical"`` (default): the claimed tile's printed and effective kinds, and for a
+    chi the other end of the effective sequence; ``"effective"``: without the printed kind;
+    ``"off"``: a transformed call forbids nothing (an untransformed one keeps base R-4.4)."""
+    if mode == "off" and transformed:
+        return frozenset()
+    ce = eff[-1]
+    forbid = {ce}
+    if mode != "effective":
+        forbid.add(_kind(called))
+    if is_chi:
+        lo = min(eff)
+        r = lo % 9
+        if ce == lo and r + 3 <= 8:
+            forbid.add(lo + 3)
+        elif ce == lo + 2 and r - 1 >= 0:
+            forbid.add(lo - 1)
+    return frozenset(forbid)
+
+
+# --------------------------------------------------------------------------------------------
+# complete hands and the wait set (SK-8, SK-9, SK-11)
+# --------------------------------------------------------------------------------------------
+
+
+def complete(counts: list[int], meld_sets: Sequence[int], *, transform: bool = True) -> bool:
+    """Is a 14-tile hand (concealed counts with the winning tile, effective meld sets) complete
+    after at most one transformation (SK-8/SK-9; yaku not required)?"""
+    b = bytes(counts)
+    honors = b[27:34]
+    honors_ok = all(x in (0, 2, 3) for x in honors) and honors.count(2) <= 1
+    suits = (b[0:9], b[9:18], b[18:27])
+    bad = [i for i in range(3) if not _suit_ok(suits[i])]
+    if honors_ok and not bad and decompositions(counts):
+        return True
+    if not meld_sets and _special(counts):
+        return True
+    if not transform:
+        return False
+    if honors_ok and len(bad) <= 1:
+        for si in bad or range(3):
+            for r, t in _suit_moves(suits[si]):
+                c2 = list(counts)
+                c2[9 * si + r] -= 1
+                c2[9 * si + t] += 1
+                if decompositions(c2):
+                    return True
+    if not meld_sets and (sum(1 for x in counts if x >= 2) >= 5 or sum(counts[k] for k in YAOCHU) >= 12):
+        for a in range(27):
+            if counts[a]:
+                for d in shift_targets(a):
+                    c2 = list(counts)
+                    c2[a] -= 1
+                    c2[d] += 1
+                    if _special(c2):
+                        return True
+    return False  # a meld moves (SK-8a) only when the concealed part is complete already
+
+
+def _special(c: list[int]) -> bool:
+    """Chiitoitsu (7 different effective kinds, R-6.1(b)) or kokushi."""
+    if sum(c) != 14:
+        return False
+    if sum(1 for x in c if x == 2) == 7:
+        return True
+    return all(c[k] for k in YAOCHU) and sum(c[k] for k in YAOCHU) == 14
+
+
+def wait_set(counts: list[int], meld_sets: Sequence[int], *, transform: bool = True) -> tuple[int, ...]:
+    """SK-11: every kind k such that the hand plus a tile of physical kind k has a complete
+    interpretation (the winning tile or an own tile transformed, or none)."""
+    out = []
+    c = list(counts)
+    for k in range(34):
+        c[k] += 1
+        if complete(c, meld_sets, transform=transform):
+            out.append(k)
+        c[k] -= 1
+    return tuple(out)
+
+
+def meld_sets_of(effs: Iterable[tuple[int, ...]]) -> list[int]:
+    """Effective meld sets (SEQ + start for a sequence, the kind for a triplet or quad)."""
+    out = []
+    for eff in effs:
+        if len(set(eff)) == 1:
+            out.append(eff[0])
+        else:
+            out.append(SEQ + min(eff))
+    return out

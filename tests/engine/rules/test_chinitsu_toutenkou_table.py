@@ -1,0 +1,379 @@
+"""chinitsu_toutenkou at the table: wall, nuki, kans, calls, riichi, settlements, self-play."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from engine.notation import MeldType
+from engine.rules import find_ruleset
+from engine.rules.chinitsu_toutenkou import ChinitsuToutenkou
+from engine.scoring.result import ScoreResult
+from engine.table.actions import Action, ActionType
+from engine.table.game import Game, HandResult, WinResult
+from engine.table.wall import Deal
+from engine.tiles import parse_kind, parse_tiles
+
+A = ActionType
+
+
+def ruleset(**ct: object) -> ChinitsuToutenkou:
+    rs = find_ruleset("chinitsu_toutenkou")
+    assert isinstance(rs, ChinitsuToutenkou)
+    return rs.with_ct(suit="s", **ct)
+
+
+def scripted(hands: list[str], draws: str = "", *, seed: int = 0, **ct: object) -> Game:
+    """A game whose first deal has these hands (seat 0 deals) and live wall head ``draws``."""
+    rs = ruleset(**ct)
+    codes = rs.tileset(None).codes  # type: ignore[arg-type]
+    free: dict[int, list[int]] = {}
+    for i, c in enumerate(codes):
+        free.setdefault(c, []).append(i)
+
+    def take(text: str) -> list[int]:
+        return [free[c].pop() for c in parse_tiles(text)] if text else []
+
+    haipai = tuple(tuple(take(h)) for h in hands)
+    head = take(draws)
+    rest = [i for ids in free.values() for i in ids]
+    random.Random(seed).shuffle(rest)
+    live = head + rest[: 55 - len(head)]
+    d0, u0 = rest[55 - len(head)], rest[56 - len(head)]
+    block = rest[57 - len(head) :]
+    assert len(block) == 16
+    dora = (d0, *(live[-2 * k] for k in range(1, 5)))
+    ura = (u0, *(live[-2 * k + 1] for k in range(1, 5)))
+    return Game(rs, 0, deals=[Deal(haipai, tuple(live), tuple(block), dora, ura)])
+
+
+def all_tiles(g: Game) -> list[int]:
+    out: list[int] = []
+    for st in g.seats:
+        out += st.tiles
+        for m in st.melds:
+            out += m.tiles
+        out += [t for t, called in zip(st.river, st.river_called) if not called]
+        out += st.kita
+    out += g.live[g.live_pos :]  # the live wall and the kan indicator stacks behind its end
+    out += g.rinshan[g.rinshan_pos :]
+    out += [g.deal.dora[0], g.deal.ura[0]]
+    return out
+
+
+def check_tiles(g: Game) -> None:
+    tiles = all_tiles(g)
+    assert len(tiles) == 112 and len(set(tiles)) == 112
+
+
+OTHERS = ["123456789s1233z", "123456789s5677z"]
+
+
+# --- wall and setup -------------------------------------------------------------------------------
+
+
+def test_ct_b4_wall_layout() -> None:
+    g = Game(ruleset(), seed=7)
+    assert [len(st.tiles) for st in g.seats] == [14, 13, 13]
+    assert g.live_left == 54 and len(g.rinshan) == 16
+    assert g.dora_indicators() == [g.deal.dora[0]]
+    assert g.deal.dora[1] == g.live[-2] and g.deal.ura[1] == g.live[-1]
+    check_tiles(g)
+
+
+def test_ct_a1_three_seats_dealer_east() -> None:
+    g = Game(ruleset(), seed=1)
+    assert g.players == 3 and g.round_wind == 0 and [g.seat_wind(s) for s in range(3)] == [0, 1, 2]
+
+
+def test_ct_a9_wall_played_to_the_end() -> None:
+    g = Game(ruleset(), seed=3)
+    assert not g.ruleset.hand_exhausted(g)
+    g.live_pos = g.live_end
+    assert g.ruleset.hand_exhausted(g)
+
+
+# --- nuki and kans ------------------------------------------------------------------------------
+
+
+def test_ct_d1_extraction_from_the_nuki_block_is_not_a_call() -> None:
+    g = scripted(["1m234s567s888s112z", *OTHERS], "9s")
+    assert Action(A.KITA, 0, parse_kind("1m")) in g.legal_actions(0)
+    g.play(Action(A.KITA, 0, parse_kind("1m")))
+    st = g.seats[0]
+    assert [g.code(t) for t in st.kita] == [parse_kind("1m")]
+    assert g.drawn in g.deal.rinshan and not g.rinshan_draw
+    assert g.calls_in_hand == 0 and len(st.tiles) == 14
+    check_tiles(g)
+
+
+def test_ct_a3_extracted_gari_scored_at_the_table() -> None:
+    g = scripted(["1m234s567s888s112z", *OTHERS], "9s")
+    g.play(Action(A.KITA, 0, parse_kind("1m")))
+    spec = g._spec(0, g.drawn, tsumo=True)
+    assert spec.options["nuki"] == "1m"
+
+
+def test_ct_d2_kan_replacement_from_the_live_wall() -> None:
+    g = scripted(["9999s234s567s112z", *OTHERS], "8s")
+    end = g.live_end
+    g.play(Action(A.ANKAN, 0, parse_kind("9s")))
+    assert g.live_end == end - 2 and g.rinshan_draw
+    assert g.drawn == g.live[g.live_pos - 1] and g.rinshan_pos == 0
+    assert g.dora_indicators() == [g.deal.dora[0], g.deal.dora[1]]
+    check_tiles(g)
+
+
+def test_ct_d4_kan_that_leaves_no_replacement_ends_the_hand() -> None:
+    g = scripted(["9999s234s567s112z", *OTHERS], "8s")
+    g.live_pos = g.live_end - 2
+    assert Action(A.ANKAN, 0, parse_kind("9s")) in g.legal_actions(0)
+    g.play(Action(A.ANKAN, 0, parse_kind("9s")))
+    assert g.results and g.results[-1].kind == "exhaustive"
+
+
+def test_ct_e4_no_kan_of_north_but_extraction() -> None:
+    g = scripted(["4444z234s567s112z", *OTHERS], "8s")
+    legal = list(g.legal_actions(0))
+    assert Action(A.ANKAN, 0, parse_kind("4z")) not in legal
+    assert Action(A.KITA, 0, parse_kind("4z")) in legal
+
+
+def test_ct_d3_nuki_replacement_win_is_not_rinshan() -> None:
+    g = scripted(["1m234s567s888s112z", *OTHERS], "9s")
+    g.play(Action(A.KITA, 0, parse_kind("1m")))
+    ctx = g.ruleset.win_context(g, 0, tsumo=True, chankan=False, from_seat=-1)
+    assert not ctx.rinshan
+
+
+def test_ct_d5_no_haitei_on_a_nuki_replacement() -> None:
+    g = scripted(["1m234s567s888s112z", *OTHERS], "9s")
+    g.live_pos = g.live_end
+    g.play(Action(A.KITA, 0, parse_kind("1m")))
+    assert not g.ruleset.win_context(g, 0, tsumo=True, chankan=False, from_seat=-1).haitei
+
+
+# --- calls ----------------------------------------------------------------------------------------
+
+
+def test_ct_a4_no_chi() -> None:
+    g = scripted(["123s456s789s112z1m", "23s456s789s11z345z", "123456789s5677z"], "9s")
+    tile = next(t for t in g.seats[0].tiles if g.code(t) == parse_kind("1s"))
+    assert g.ruleset.call_options(g, 1, tile, 0) == []  # 23s in hand, but no chi
+    g.play(Action(A.DISCARD, 0, parse_kind("1s")))
+    assert g.to_act() == [1] and g.seats[1].melds == []
+
+
+def test_ct_e1_no_chi_option_ever() -> None:
+    g = scripted(["123s456s789s112z1m", "23s456s789s11z345z", "123456789s5677z"], "9s")
+    for t in g.seats[0].tiles:
+        for seat in (1, 2):
+            assert all(a.type is not A.CHI for a in g.ruleset.call_options(g, seat, t, 0))
+
+
+def test_ct_a8_dealer_win_continues_with_honba() -> None:
+    g = Game(ruleset(), seed=4)
+    g.ruleset.next_hand(g, _result("tsumo", (10, -5, -5), wins=(0,)), renchan=True, honba_next=1)
+    assert g.dealer == 0 and g.honba == 1
+    g.ruleset.next_hand(g, _result("ron", (-10, 10, 0), wins=(1,)), renchan=False, honba_next=0)
+    assert g.dealer == 1 and g.honba == 0
+
+
+def test_ct_e2_closest_claimant_wins() -> None:
+    g = Game(ruleset(), seed=5)
+    pon1 = Action(A.PON, 1, -1, (27, 27))
+    kan2 = Action(A.DAIMINKAN, 2)
+    assert g.ruleset.choose_call(g, {2: kan2, 1: pon1}, 0) == pon1
+    assert g.ruleset.choose_call(g, {1: pon1, 2: kan2}, 0) == pon1
+    pon0 = Action(A.PON, 0, -1, (28, 28))
+    assert g.ruleset.choose_call(g, {1: pon1, 0: pon0}, 2) == pon0
+    assert g.ruleset.choose_call(g, {0: pon0, 2: kan2}, 1) == kan2
+
+
+def test_ct_e3_kuikae_after_pon_with_white() -> None:
+    g = scripted(["234s567s888s1122z", "1z5z234s567s789s23z", "123456789s5677z"], "1z")
+    g.play(Action(A.DISCARD, 0, parse_kind("1z")))
+    pon = Action(A.PON, 1, -1, (parse_kind("1z"), parse_kind("5z")))
+    assert pon in g.legal_actions(1)
+    g.play(pon)
+    kinds = {a.tile for a in g.legal_actions(1)}
+    assert parse_kind("1z") not in kinds and parse_kind("5z") not in kinds
+    assert parse_kind("2z") in kinds
+
+
+# --- riichi ---------------------------------------------------------------------------------------
+
+RIICHI_HANDS = ["123s456s789s111s5m", "1m9m2z3z4z6z7z234567s", "5m9m1z6z7z23456789s"]
+
+
+def test_ct_f2_open_riichi_shows_the_hand_and_a_non_riichi_deal_in_pays_50() -> None:
+    g = scripted(RIICHI_HANDS, "2z1m")
+    assert Action(A.OPEN_RIICHI, 0, parse_kind("5m")) in g.legal_actions(0)
+    g.play(Action(A.OPEN_RIICHI, 0, parse_kind("5m")))
+    shown = g.ruleset.shown_tiles(g, 0)  # type: ignore[attr-defined]
+    assert sorted(shown) == sorted(parse_tiles("123s456s789s111s2z"))
+    assert g.ruleset.shown_tiles(g, 1) == ()  # type: ignore[attr-defined]
+    assert g.ruleset.deals_into_open_riichi(g, 1, parse_kind("2z")) == [0]  # type: ignore[attr-defined]
+    g.play(Action(A.DISCARD, 1, parse_kind("2z")))
+    assert list(g.legal_actions(0)) == [Action(A.RON, 0)]  # CT-F1: no passing
+    g.play(Action(A.RON, 0))
+    win = g.results[-1].wins[0]
+    names = {y.name: y.han for y in win.score.yaku}
+    assert names["open_riichi"] == 1 and names["open_riichi_dealin"] == 50
+    assert g.results[-1].deltas[1] == -win.score.points
+
+
+def test_ct_f1_riichi_cannot_pass_a_win_and_stick_is_one_point() -> None:
+    g = scripted(RIICHI_HANDS, "2z1m")
+    g.play(Action(A.RIICHI, 0, parse_kind("5m")))
+    assert g.scores[0] == -1 and g.sticks == 1  # the stick is paid once the declaration passes
+    g.play(Action(A.DISCARD, 1, parse_kind("2z")))
+    assert list(g.legal_actions(0)) == [Action(A.RON, 0)]
+
+
+def test_ct_c2_ippatsu_white_forces_the_win() -> None:
+    g = scripted(RIICHI_HANDS, "2z1m9m5z")
+    g.play(Action(A.RIICHI, 0, parse_kind("5m")))
+    g.play(Action(A.DISCARD, 1, parse_kind("1m")))
+    g.play(Action(A.DISCARD, 2, parse_kind("9m")))
+    assert list(g.legal_actions(0)) == [Action(A.TSUMO, 0)]
+    g.play(Action(A.TSUMO, 0))
+    win = g.results[-1].wins[0]
+    assert win.score.agari and win.score.details["ippatsu_white_as"] in ("1s", "2z", "4s", "7s")
+
+
+def test_ct_a11_furiten_riichi_allowed_but_not_open() -> None:
+    g = scripted(RIICHI_HANDS, "2z1m")
+    g.seats[0].discarded_kinds.add(parse_kind("2z"))  # as if 2z had been discarded earlier
+    legal = list(g.legal_actions(0))
+    assert Action(A.RIICHI, 0, parse_kind("5m")) in legal
+    assert Action(A.OPEN_RIICHI, 0, parse_kind("5m")) not in legal
+
+
+def test_ct_f3_ankan_after_riichi_at_the_table() -> None:
+    g = scripted(["111s3444s678s999s", *RIICHI_HANDS[1:]], "5m1m9m1s")
+    g.play(Action(A.RIICHI, 0, parse_kind("5m")))
+    g.play(Action(A.DISCARD, 1, parse_kind("1m")))
+    g.play(Action(A.DISCARD, 2, parse_kind("9m")))  # a discard nobody can take
+    assert Action(A.ANKAN, 0, parse_kind("1s")) in g.legal_actions(0)
+
+
+def test_ct_c5_added_white_robbed_only_by_a_wait_on_the_pon_kind() -> None:
+    g = Game(ruleset(), seed=11)
+    # seat 1 made a pon of East and adds a White; seat 2 waits on South only (and White)
+    east, white, south = parse_kind("1z"), parse_kind("5z"), parse_kind("2z")
+    ids = {c: [i for i, x in enumerate(g._codes) if x == c] for c in (east, white)}
+    from engine.table.game import TableMeld
+
+    g.seats[1].melds = [TableMeld(MeldType.KAKAN, (ids[east][0], ids[east][1], ids[white][0], ids[white][1]))]
+    g.seats[2].waits = (south, white)
+    assert not g.ruleset.can_ron(g, 2, ids[white][1], 1, chankan=True)
+
+
+# --- settlements and the deal -------------------------------------------------------------------
+
+
+def _fake(points: int) -> ScoreResult:
+    return ScoreResult(True, (), points, 0, 0, points, {})
+
+
+def test_ct_g8_payments_honba_and_sticks() -> None:
+    g = Game(ruleset(), seed=2)
+    d, _ = g.ruleset.payments(g, 1, 2, _fake(30), tsumo=False, honba=2, sticks=1)
+    assert d == [0, 33, -32]
+    d, _ = g.ruleset.payments(g, 1, 1, _fake(30), tsumo=True, honba=1, sticks=0)
+    assert d == [-31, 62, -31]
+
+
+def _result(kind: str, deltas: tuple[int, ...], wins: tuple[int, ...] = (), tenpai: tuple[int, ...] = ()) -> HandResult:
+    w = tuple(WinResult(s, 0, _fake(10)) for s in wins)
+    return HandResult(0, 0, 0, kind, deltas, w, tenpai)
+
+
+def test_ct_h2_the_winner_deals_next() -> None:
+    g = Game(ruleset(), seed=4)
+    g.honba = 2
+    g.ruleset.next_hand(g, _result("ron", (0, 10, -10), wins=(1,)), renchan=False, honba_next=0)
+    assert g.dealer == 1 and g.honba == 0
+    g.ruleset.next_hand(g, _result("tsumo", (-5, 10, -5), wins=(1,)), renchan=True, honba_next=1)
+    assert g.dealer == 1 and g.honba == 1
+    # double ron: the winner closest after the discarder takes the deal (CT-G8)
+    g.ruleset.next_hand(g, _result("ron", (10, -20, 10), wins=(2, 0)), renchan=False, honba_next=0)
+    assert g.dealer == 2 and g.honba == 0 and g.round_wind == 0
+
+
+def test_ct_h1_draw_dealer_keeps_when_tenpai_else_next_seat() -> None:
+    g = Game(ruleset(), seed=4)
+    g.ruleset.next_hand(g, _result("exhaustive", (40, -20, -20), tenpai=(0,)), renchan=True, honba_next=1)
+    assert g.dealer == 0 and g.honba == 1
+    g.ruleset.next_hand(g, _result("exhaustive", (-20, 40, -20), tenpai=(1,)), renchan=False, honba_next=2)
+    assert g.dealer == 1 and g.honba == 2
+
+
+def test_ct_g10_nagashi_passes_the_deal() -> None:
+    g = Game(ruleset(), seed=4)
+    g.ruleset.next_hand(g, _result("nagashi_mangan", (-200, -200, 400)), renchan=False, honba_next=1)
+    assert g.dealer == 2 and g.honba == 0
+
+
+def test_ct_a10_draw_settlement_noten_40() -> None:
+    g = Game(ruleset(), seed=4)
+    for st in g.seats:
+        st.nagashi = False
+    kind, deltas, tenpai = g.ruleset.draw_settlement(g)
+    assert kind == "exhaustive" and sum(deltas) == 0
+    if 0 < len(tenpai) < 3:
+        assert sorted(deltas) in ([-20, -20, 40], [-40, 20, 20])
+
+
+def test_ct_a12_table_game_length_and_final_results() -> None:
+    g = Game(ruleset(table_hands=2), seed=9)
+    rng = random.Random(9)
+    while not g.over:
+        s = g.to_act()[0]
+        g.apply(rng.choice(list(g.legal_actions(s))))
+    assert len(g.results) == 2 and g.final_results == tuple(float(x) for x in g.scores)
+
+
+# --- self-play ------------------------------------------------------------------------------------
+
+_EAGER = (A.TSUMO, A.RON, A.OPEN_RIICHI, A.RIICHI, A.PON, A.ANKAN, A.KAKAN, A.DAIMINKAN, A.KITA)
+
+
+def test_selfplay_1000_one_hand_games_conserve_tiles_and_points() -> None:
+    """1,000 games of one hand each (``ct.table_hands = 1``), random play that takes wins,
+    riichi, calls, kans and extractions 70 % of the time; tiles checked every 7 steps, points
+    (scores + riichi sticks = 0) after every action."""
+    t0 = time.perf_counter()
+    kinds: Counter[str] = Counter()
+    seen: set[ActionType] = set()
+    for suit in ("p", "s"):
+        rs = ruleset(table_hands=1).with_ct(suit=suit)
+        for seed in range(500):
+            rng = random.Random(seed)
+            g = Game(rs, seed=f"{suit}{seed}")
+            steps = 0
+            while not g.over:
+                acting = g.to_act()
+                assert acting
+                s = acting[0]
+                legal = list(g.legal_actions(s))
+                assert legal and all(a.type is not A.CHI for a in legal)
+                seen.update(a.type for a in legal)
+                for t in _EAGER:
+                    best = [a for a in legal if a.type is t]
+                    if best and rng.random() < 0.7:
+                        legal = best
+                        break
+                g.apply(rng.choice(legal))
+                steps += 1
+                assert sum(g.scores) + g.sticks == 0
+                if steps % 7 == 0 and not g.over:
+                    check_tiles(g)
+                assert steps < 2000
+            kinds.update(r.kind for r in g.results)
+    assert sum(kinds.values()) == 1000
+    assert kinds["ron"] and kinds["tsumo"] and kinds["exhaustive"]
+    assert {A.KITA, A.PON, A.OPEN_RIICHI, A.RIICHI, A.ANKAN} <= seen
+    assert time.perf_counter() - t0 < 60
