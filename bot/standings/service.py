@@ -20,6 +20,7 @@ import io
 import logging
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 LEADERBOARD_ORDERS = ("points", "rating", "placement")
 PAGE_SIZE = 10
 SEATS = "ESWN"
+CHART_CACHE_SIZE = 256  # rating charts kept in memory (~30 KB each)
 
 
 class StandingsError(Exception):
@@ -160,7 +162,8 @@ class StandingsService:
         self._systems: dict[str, RatingSystem] = {}
         self._stats_locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._charts: dict[tuple[int, str, int, float], bytes] = {}
+        # (season, player, games) -> ((title, label, hash of the ratings), PNG), least recently used first
+        self._charts: OrderedDict[tuple[int, str, int], tuple[tuple[str, str, int], bytes]] = OrderedDict()
         if self.on_bot_game not in repo.game_recorders:
             repo.game_recorders.append(self.on_bot_game)
 
@@ -533,8 +536,8 @@ class StandingsService:
                     st = summary[p.player] = StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
                 st.name, st.user_id, st.kind = p.name, p.user_id, p.kind
                 _add(st, p)
-        for key, st in summary.items():
-            final = states[key]
+        for player, st in summary.items():
+            final = states[player]
             st.rating, st.mu, st.sigma = final.rating, final.mu, final.sigma
         await self.repo.sx_put_standings(db, list(summary.values()), replace_season=season.id)
 
@@ -646,16 +649,28 @@ class StandingsService:
         ratings = [h.rating for h in history if h.rating is not None]
         out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
         if chart and ratings:
-            # the picture only changes with a new game: keep the last few (season, player, games, rating)
-            key = (s.id, who.player, st.games, st.rating)
-            png = self._charts.get(key)
-            if png is None:
-                png = await asyncio.to_thread(rating_chart, ratings, title=f"{st.name} — {s.name}", label=f"rating ({s.rating})")
-                self._charts[key] = png
-                while len(self._charts) > 256:
-                    self._charts.pop(next(iter(self._charts)))
-            out.chart = png
+            out.chart = await self._chart(s, who.player, st, ratings)
         return out
+
+    async def _chart(self, s: SeasonRow, player: str, st: StandingRow, ratings: list[float]) -> bytes:
+        """The rating chart, rendered off the event loop and cached by (season, player, games).
+
+        A new game changes the games count; an edit, a void or a rename can change the picture
+        without changing the count, so the entry also keeps what it was drawn from and is redrawn
+        when that differs."""
+        title, label = f"{st.name} — {s.name}", f"rating ({s.rating})"
+        key = (s.id, player, st.games)
+        drawn_from = (title, label, hash(tuple(ratings)))
+        hit = self._charts.get(key)
+        if hit is not None and hit[0] == drawn_from:
+            self._charts.move_to_end(key)
+            return hit[1]
+        png = await asyncio.to_thread(rating_chart, ratings, title=title, label=label)
+        self._charts[key] = (drawn_from, png)
+        self._charts.move_to_end(key)
+        while len(self._charts) > CHART_CACHE_SIZE:
+            self._charts.popitem(last=False)
+        return png
 
     async def game_play_stats(self, game_ids: Sequence[int]) -> dict[int, list[SeatStats]]:
         """Per-seat play statistics of bot games, from the cache or by replaying (then cached)."""
