@@ -584,7 +584,7 @@ class Game:
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):
             if s != seat and kind in _YAOCHU_SET and self._can_rob(s, tiles[0], seat, kokushi_only=True):
-                pending[s] = [Action(A.RON, s), Action(A.PASS, s)]
+                pending[s] = self.ruleset.call_window(self, s, [Action(A.RON, s), Action(A.PASS, s)])
         if pending:
             self.phase = Phase.CHANKAN
             self.pending = pending
@@ -610,7 +610,7 @@ class Game:
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):
             if s != seat and self._can_rob(s, tile, seat, kokushi_only=False):
-                pending[s] = [Action(A.RON, s), Action(A.PASS, s)]
+                pending[s] = self.ruleset.call_window(self, s, [Action(A.RON, s), Action(A.PASS, s)])
         self.kakan_tile = tile
         self.kakan_is_ankan = False
         self.current = seat
@@ -664,7 +664,7 @@ class Game:
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):
             if s != seat and self._can_rob(s, tile, seat, kokushi_only=False, chankan=False):
-                pending[s] = [Action(A.RON, s), Action(A.PASS, s)]
+                pending[s] = self.ruleset.call_window(self, s, [Action(A.RON, s), Action(A.PASS, s)])
         self.kakan_tile = tile
         self.kakan_is_ankan = False
         self.kita_window = True

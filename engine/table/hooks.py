@@ -117,13 +117,7 @@ class TableHooks:
 
     def riichi_allowed(self, g: Game, seat: int) -> bool:
         """R-5.1 conditions other than the hand's shape: closed, 1000 points, enough wall left."""
-        st = g.seats[seat]
-        return (
-            not st.riichi
-            and all(m.type is MeldType.ANKAN for m in st.melds)
-            and g.scores[seat] >= 1000
-            and g.live_left >= g.opts.riichi_min_live
-        )
+        return may_declare_riichi(g, seat) and g.live_left >= g.opts.riichi_min_live
 
     def riichi_discard_ok(self, g: Game, seat: int, code: int) -> bool:
         """R-5.1: the hand is tenpai after discarding ``code`` with the riichi declaration."""
@@ -160,27 +154,9 @@ class TableHooks:
 
     def call_options(self, g: Game, seat: int, tile: int, discarder: int) -> list[Action]:
         """Pon, daiminkan and chi the seat may make on a discard (R-4.1–R-4.4); ron is separate."""
-        st = g.seats[seat]
-        out: list[Action] = []
-        if g.live_left <= 0 or st.riichi:
-            return out
-        k = g._codes[tile] & ~RED
-        c34 = st.counts
-        if c34[k] >= 2:
-            for pair in pairs_of(g, st, k):
-                if has_discard_after(g, st, {k}, pair):
-                    out.append(Action(A.PON, seat, -1, pair))
-        if c34[k] == 3 and self.kan_allowed(g, seat):
-            out.append(Action(A.DAIMINKAN, seat))
-        if g.players == 4 and seat == (discarder + 1) % g.players and k < 27:
-            r = k % 9
-            for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
-                if a < k - r or b > k - r + 8 or not c34[a] or not c34[b]:
-                    continue
-                for pair in chi_pairs(g, st, a, b):
-                    if has_discard_after(g, st, kuikae_kinds(k, (a, b)), pair):
-                        out.append(Action(A.CHI, seat, -1, pair))
-        return out
+        if g.live_left <= 0 or g.seats[seat].riichi:
+            return []
+        return claims_of_discard(g, seat, tile, discarder)
 
     def choose_call(self, g: Game, responses: Mapping[int, Action], discarder: int) -> Action | None:
         """R-4.2 priority among the calls answered (ron is handled before): pon/kan over chi."""
@@ -495,6 +471,38 @@ class TableHooks:
 
 
 # ---------------------------------------------------------------------- helpers for call options
+
+
+def may_declare_riichi(g: Game, seat: int) -> bool:
+    """R-5.1 without the wall condition: not in riichi yet, a closed hand, 1000 points to pay."""
+    st = g.seats[seat]
+    return not st.riichi and all(m.type is MeldType.ANKAN for m in st.melds) and g.scores[seat] >= 1000
+
+
+def claims_of_discard(g: Game, seat: int, tile: int, discarder: int, src: int = -1) -> list[Action]:
+    """Pon, daiminkan (when the ruleset allows a kan now) and chi (of the kamicha's discard) the
+    seat's hand allows on the discarded ``tile`` (R-4.1–R-4.4, kuikae included). ``src``, the
+    discarder's seat, goes into each action when the claim is not of the discard on the table
+    (seigou SG-1)."""
+    st = g.seats[seat]
+    out: list[Action] = []
+    k = g._codes[tile] & ~RED
+    c34 = st.counts
+    if c34[k] >= 2:
+        for pair in pairs_of(g, st, k):
+            if has_discard_after(g, st, {k}, pair):
+                out.append(Action(A.PON, seat, -1, pair, src))
+    if c34[k] == 3 and g.ruleset.kan_allowed(g, seat):
+        out.append(Action(A.DAIMINKAN, seat, -1, (), src))
+    if g.players == 4 and seat == (discarder + 1) % g.players and k < 27:
+        r = k % 9
+        for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
+            if a < k - r or b > k - r + 8 or not c34[a] or not c34[b]:
+                continue
+            for pair in chi_pairs(g, st, a, b):
+                if has_discard_after(g, st, kuikae_kinds(k, (a, b)), pair):
+                    out.append(Action(A.CHI, seat, -1, pair, src))
+    return out
 
 
 def kuikae_kinds(k: int, used: tuple[int, int]) -> set[int]:

@@ -86,6 +86,19 @@ def shuffled(tiles: list[int], seed: int | str, hand_index: int) -> list[int]:
     return wall
 
 
+def deal_hands(
+    body: list[int], *, players: int, dealer: int, hand_size: int
+) -> tuple[list[tuple[int, ...]], int]:
+    """The haipai from the front of ``body``, ``hand_size`` tiles a seat from the dealer on, and how
+    many tiles that took (the live wall starts there)."""
+    hands: list[tuple[int, ...]] = [()] * players
+    pos = 0
+    for k in range(players):
+        hands[(dealer + k) % players] = tuple(body[pos : pos + hand_size])
+        pos += hand_size
+    return hands, pos
+
+
 def deal_from_seed(
     tileset: TileSet, seed: int | str, hand_index: int, *, players: int, dealer: int, hand_size: int = 13, dead: int = 14
 ) -> Deal:
@@ -94,12 +107,7 @@ def deal_from_seed(
     wall = shuffled(tiles, seed, hand_index)
     dead_tiles = wall[len(wall) - dead :]
     body = wall[: len(wall) - dead]
-    hands: list[tuple[int, ...]] = [()] * players
-    pos = 0
-    for k in range(players):
-        seat = (dealer + k) % players
-        hands[seat] = tuple(body[pos : pos + hand_size])
-        pos += hand_size
+    hands, pos = deal_hands(body, players=players, dealer=dealer, hand_size=hand_size)
     n_rinshan = dead - 10
     return Deal(tuple(hands), tuple(body[pos:]), tuple(dead_tiles[:n_rinshan]), tuple(dead_tiles[n_rinshan : n_rinshan + 5]), tuple(dead_tiles[n_rinshan + 5 :]))
 
@@ -122,12 +130,7 @@ def deal_tail_indicators(
     dora = tuple(wall[n - 2 - 2 * k] for k in range(5))
     ura = tuple(wall[n - 1 - 2 * k] for k in range(5))
     body = wall[: n - 10 - unused]
-    hands: list[tuple[int, ...]] = [()] * players
-    pos = 0
-    for k in range(players):
-        seat = (dealer + k) % players
-        hands[seat] = tuple(body[pos : pos + hand_size])
-        pos += hand_size
+    hands, pos = deal_hands(body, players=players, dealer=dealer, hand_size=hand_size)
     return Deal(tuple(hands), tuple(body[pos:]), (), dora, ura, tuple(wall[n - 10 - unused : n - 10]))
 
 

@@ -15,6 +15,8 @@ CHANGES: dict[str, dict[str, object]] = {
     "pk": {"pk": {"tenhou_check": "lenient"}, "hanchan": False},
     "seigou": {"seigou": {"claim_window": "last_discard_only"}},
     "chinitsu_toutenkou": {"ct": {"suit": "s"}},
+    "taiwan16": {"tw": {"rate": 30, "multi_win": "all", "tai": {"sanankou": 3}}},
+    "shoukou": {"hanchan": False},
 }
 
 
