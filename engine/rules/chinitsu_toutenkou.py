@@ -79,7 +79,7 @@ from engine.scoring.yaku import (
     Yaku,
 )
 from engine.scoring.yaku import Chun as ChunYaku
-from engine.table.actions import Action, ActionType
+from engine.table.actions import Action, ActionType, canon
 from engine.table.wall import Deal, TileSet, deal_nuki_block
 from engine.tiles import KIND_NAMES, RED, dora_of, format_tiles, kind_of, parse_tiles
 
@@ -117,6 +117,13 @@ NOT_APPLICABLE: dict[str, str] = {
 }
 
 
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "suit": ("p", "s"),
+    "open_riichi_expose": ("all", "minimal"),
+    "white_chankan_scope": ("white_kakan", "all_kakan"),
+}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CtOptions:
     """The spec's options table (``ct.*``) and the named defaults of its §J."""
@@ -141,11 +148,20 @@ class CtOptions:
     honroutou_yakuman: bool = False  # J22: 50 points, not a yakuman
     tsumosu_yakuman: bool = False  # J22
     extraction_breaks_ippatsu: bool = False  # J16
-    kan_dora_from_live_tail: bool = True  # J8
     white_chankan_scope: str = "white_kakan"  # J12: "white_kakan" | "all_kakan"
     nagashi_passes_deal: bool = True  # J23
     north_pon: bool = True  # a discarded North may be ponned (only for a four-winds hand)
     table_hands: int = 6  # hands a table game lasts with start_points 0 (one-hand settlements)
+
+    def __post_init__(self) -> None:
+        # options saved as JSON come back as lists: keep the value (and its hash) the same
+        object.__setattr__(self, "gari_value", tuple((int(k), int(v)) for k, v in self.gari_value))
+        object.__setattr__(self, "white_dora_kinds", tuple(self.white_dora_kinds))
+        for key, allowed in _CHOICES.items():
+            if getattr(self, key) not in allowed:
+                raise ValueError(f"ct.{key} must be one of {', '.join(map(str, allowed))}")
+        if self.riichi_undo_window:
+            raise ValueError("ct.riichi_undo_window = true is not supported: the engine's declarations are atomic")
 
     def gari_points(self, kind: int) -> int:
         return dict(self.gari_value).get(kind, 0)
@@ -934,7 +950,10 @@ class ToutenkouTable:
         return [Action(A.KITA, seat, k) for k in GARI_KINDS if st.counts[k]]
 
     def after_kita(self, g: Game, seat: int) -> None:
-        """CT-D1/CT-D3/J16: the replacement comes from the nuki block; not a call, not rinshan."""
+        """CT-D1/CT-D3/J16: the replacement comes from the nuki block; not rinshan, and not a call
+        unless ``ct.extraction_breaks_ippatsu``."""
+        if self.ct.extraction_breaks_ippatsu:
+            g._any_call_cancels(seat)
         g._draw(seat, rinshan=True)
         g.rinshan_draw = False
 
@@ -952,6 +971,7 @@ class ToutenkouTable:
         st = g.seats[seat]
         if any(a.type is A.TSUMO for a in actions) and (st.riichi or self._forced_white(g, seat)):
             return [Action(A.TSUMO, seat)]  # CT-F1 / CT-C2: no passing a win after riichi
+        actions = self._with_big_ankans(g, seat, actions)
         out: list[Action] = []
         for a in actions:
             if a.type is A.ANKAN and a.tile in GARI_KINDS:
@@ -965,6 +985,27 @@ class ToutenkouTable:
 
     def turn_check(self, g: Game, seat: int, a: Action) -> bool | None:
         return None  # forced wins and open riichi: always list the actions
+
+    def _with_big_ankans(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
+        """CT-B1/CT-B3: the game offers an ankan for exactly four held; with eight copies of a
+        suit kind a hand may hold five or more (after riichi: the drawn tile making the fifth)."""
+        st = g.seats[seat]
+        if g.after_call or not any(a.type is A.DISCARD for a in actions) or not self.kan_allowed(g, seat):
+            return actions
+        if st.riichi:
+            k = kind_of(g._codes[g.drawn]) if g.drawn >= 0 else -1
+            kinds = [k] if k >= 0 and st.counts[k] > 4 and self.riichi_ankan_ok(g, seat, k) else []
+        else:
+            kinds = [k for k in range(9, 27) if st.counts[k] > 4]
+        extra = [Action(A.ANKAN, seat, k) for k in kinds]
+        i = next((j for j, a in enumerate(actions) if a.type in (A.KAKAN, A.KITA, A.DISCARD)), len(actions))
+        return actions[:i] + extra + actions[i:]
+
+    def kan_tiles(self, g: Game, seat: int, action: Action, kind: int) -> list[int]:
+        """A kan takes four tiles (ankan) or three and the discard (daiminkan) even from a hand
+        holding more of the kind (CT-B1: eight copies)."""
+        tiles = Ruleset.kan_tiles(g.ruleset, g, seat, action, kind)
+        return tiles[: 4 if action.type is A.ANKAN else 3 if action.type is A.DAIMINKAN else 1]
 
     def _pon_kind(self, g: Game, seat: int, tile_kind: int) -> int:
         for m in g.seats[seat].melds:
@@ -1010,8 +1051,8 @@ class ToutenkouTable:
                 rest[x] -= 1
             forbid = kuikae_forbidden(g._codes[tile], pair)
             if any(rest[x] for x in range(34) if x not in forbid):
-                out.append(Action(A.PON, seat, -1, pair))
-        if c[k] == 3 and k != NORTH and self.kan_allowed(g, seat):
+                out.append(Action(A.PON, seat, -1, canon(pair)))
+        if c[k] >= 3 and k != NORTH and self.kan_allowed(g, seat):
             out.append(Action(A.DAIMINKAN, seat))
         return out
 
@@ -1039,11 +1080,13 @@ class ToutenkouTable:
     ) -> bool:
         """Base rules plus CT-C5: an added White may be robbed only by a seat waiting on the pon's
         honour (any honour if the pon is all Whites)."""
-        if chankan and not kokushi_only and kind_of(g._codes[tile]) == WHITE:
+        if chankan and not kokushi_only:
             for m in g.seats[from_seat].melds:
                 if tile in m.tiles:
                     natural = {kind_of(g._codes[t]) for t in m.tiles} - {WHITE}
-                    if natural and not natural & set(g.seats[seat].waits):
+                    if self.ct.white_chankan_scope == "all_kakan" and natural and min(natural) < 27:
+                        return False  # J12 read literally: only honour kakans may be robbed
+                    if kind_of(g._codes[tile]) == WHITE and natural and not natural & set(g.seats[seat].waits):
                         return False
         return bool(Ruleset.can_ron(g.ruleset, g, seat, tile, from_seat, chankan=chankan, kokushi_only=kokushi_only))
 
@@ -1072,6 +1115,11 @@ class ToutenkouTable:
 
     def stick_value(self, g: Game) -> int:
         return self.ct.riichi_stick
+
+    def penalty_payments(self, g: Game, seat: int) -> list[int]:
+        """CT-H3: a chombo by ``seat`` pays ``ct.chombo_each`` to every other player (for an
+        organiser's penalty command; the engine itself prevents every listed error)."""
+        return chombo_payments(seat, g.players, self.ct.chombo_each)
 
     def payments(
         self, g: Game, seat: int, from_seat: int, res: ScoreResult, *, tsumo: bool, honba: int, sticks: int
@@ -1110,6 +1158,9 @@ class ToutenkouTable:
             got = [s for s in range(g.players) if result.deltas[s] > 0]
             nxt = sorted(got, key=lambda s: (s - dealer) % g.players)[0]
             honba = g.honba + 1 if nxt == dealer else 0
+        elif result.kind not in ("exhaustive", "nagashi_mangan"):  # an abortive draw (R-12)
+            nxt = dealer
+            honba = g.honba + 1
         else:
             nxt = dealer if dealer in result.tenpai else (dealer + 1) % g.players
             honba = g.honba + 1
@@ -1184,10 +1235,26 @@ class ChinitsuToutenkou(ToutenkouTable, Ruleset):
     def shanten_calculator(self) -> ShantenCalculator:
         return ToutenkouCalculator(self.ct.suit_base)
 
+    def __post_init__(self) -> None:
+        """What follows from the ``ct`` options, so that ``with_options(ct={...})`` (a game
+        reloaded from its saved options) gives the same ruleset as :meth:`with_ct`: the kinds the
+        game suit leaves out (CT-B1), the starting stack (CT-A12/J17) and the abortive draws
+        (J9: only nine terminals exists among three players without a four-kan draw, CT-D4)."""
+        ct = self.ct
+        other = range(18, 27) if ct.suit == "p" else range(9, 18)
+        object.__setattr__(self, "removed_kinds", frozenset({1, 2, 3, 5, 6, 7, *other}))
+        opts = self.options
+        derived = replace(
+            opts,
+            start_points=ct.start_points,
+            noten_total=ct.noten_total,
+            abortive_draws=replace(opts.abortive_draws, kyuushu_kyuuhai=ct.abortive_draws),
+        )
+        if derived != opts:
+            object.__setattr__(self, "options", derived)
+
     def with_ct(self, **changes: Any) -> ChinitsuToutenkou:
-        ct = replace(self.ct, **changes)
-        removed = frozenset({1, 2, 3, 5, 6, 7, *(range(18, 27) if ct.suit == "p" else range(9, 18))})
-        return replace(self, ct=ct, removed_kinds=removed)
+        return replace(self, ct=replace(self.ct, **changes))
 
     # -- the scoring hook ----------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from engine.rules.shoukou_moves import (
     kuikae_forbidden,
     meld_sets_of,
     pon_options,
+    triplet_in_every_reading,
     wait_set,
 )
 from engine.rules.shoukou_options import ShoukouOptions
@@ -186,10 +187,18 @@ class ShoukouRuleset(Ruleset):
     # -- kans (SK-5, SK-6, SK-7) ---------------------------------------------------------------
 
     def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
-        """The base turn, with its kans replaced by the transformed ones (SK-6, SK-7)."""
+        """The base turn, with its kans replaced by the transformed ones (SK-6, SK-7) and its
+        riichi declarations judged by W (SK-11): the game lists riichi only for a hand that is
+        tenpai as printed, and a shoukou tenpai may be one tile further (W8)."""
         if g.after_call or not any(a.type is A.DISCARD for a in actions):
             return actions
-        rest = [a for a in actions if a.type not in (A.ANKAN, A.KAKAN)]
+        rest = [a for a in actions if a.type not in (A.ANKAN, A.KAKAN, A.RIICHI)]
+        if self.riichi_allowed(g, seat):
+            rest += [
+                Action(A.RIICHI, seat, a.tile)
+                for a in actions
+                if a.type is A.DISCARD and self.riichi_discard_ok(g, seat, a.tile)
+            ]
         if not self.kan_allowed(g, seat):
             return rest
         kans = self._kan_actions(g, seat)
@@ -220,22 +229,29 @@ class ShoukouRuleset(Ruleset):
         return out
 
     def _riichi_kan_ok(self, g: Game, seat: int, four: tuple[int, ...], drawn: int) -> bool:
-        """R-5.3 with W (SK-11, A13): the drawn tile is one of the four, and the Shoukou wait set
-        of the hand before the draw is not empty and stays the same after the kan."""
+        """R-5.3 with W (SK-11, A13): (a) the drawn tile is one of the four and three tiles of the
+        quad's kind were concealed before it; (b) the Shoukou wait set of the hand before the draw
+        is not empty and stays the same after the kan; (c) every interpretation that wins on one
+        of those waits reads the three as a triplet."""
         if drawn not in four:
             return False
         st = g.seats[seat]
         before = list(st.counts)
         before[drawn & ~RED] -= 1
+        k = max(set(c & ~RED for c in four), key=lambda x: sum(1 for c in four if c & ~RED == x))
+        if before[k] < 3:
+            return False
         w = self.shoukou_waits(g, seat, before)
         if not w:
             return False
         after = list(st.counts)
         for c in four:
             after[c & ~RED] -= 1
-        k = max(set(c & ~RED for c in four), key=lambda x: sum(1 for c in four if c & ~RED == x))
         sets = [*self._meld_sets(g, st), k]
-        return wait_set(after, sets, transform=self.shoukou.transform) == w
+        transform = self.shoukou.transform
+        return wait_set(after, sets, transform=transform) == w and triplet_in_every_reading(
+            before, k, w, transform=transform
+        )
 
     def kan_tiles(self, g: Game, seat: int, action: Action, kind: int) -> list[int]:
         if not action.shift:

@@ -24,6 +24,7 @@ __all__ = [
     "kakan_options",
     "kuikae_forbidden",
     "pon_options",
+    "triplet_in_every_reading",
     "wait_set",
 ]
 
@@ -222,6 +223,33 @@ def wait_set(counts: list[int], meld_sets: Sequence[int], *, transform: bool = T
             out.append(k)
         c[k] -= 1
     return tuple(out)
+
+
+def triplet_in_every_reading(before: list[int], kind: int, waits: Iterable[int], *, transform: bool = True) -> bool:
+    """R-5.3(c) read with SK-9: for every wait w, every complete interpretation of the 13-tile
+    concealed hand ``before`` plus w (no transformation, or one concealed tile moved ±3) reads the
+    three tiles of ``kind`` as a triplet. Moving one of them away, or a seven-pairs or kokushi
+    reading, breaks it."""
+    c = list(before)
+    for w in waits:
+        c[w] += 1
+        try:
+            variants = [c]
+            if transform:
+                for a in range(27):
+                    for d in shift_targets(a) if c[a] else ():
+                        c2 = list(c)
+                        c2[a] -= 1
+                        c2[d] += 1
+                        variants.append(c2)
+            for v in variants:
+                if v[kind] < 3 and (decompositions(v) or _special(v)):
+                    return False
+                if v[kind] >= 3 and (_special(v) or any(kind not in sets for sets, _ in decompositions(v))):
+                    return False
+        finally:
+            c[w] -= 1
+    return True
 
 
 def meld_sets_of(effs: Iterable[tuple[int, ...]]) -> list[int]:

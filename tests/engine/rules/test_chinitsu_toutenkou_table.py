@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections import Counter
 
+import pytest
+
 from engine.notation import MeldType
 from engine.rules import find_ruleset
-from engine.rules.chinitsu_toutenkou import ChinitsuToutenkou
+from engine.rules.chinitsu_toutenkou import ChinitsuToutenkou, CtOptions
 from engine.scoring.result import ScoreResult
 from engine.table.actions import Action, ActionType
-from engine.table.game import Game, HandResult, WinResult
+from engine.table.game import Game, HandResult, TableMeld, WinResult
 from engine.table.wall import Deal
-from engine.tiles import parse_kind, parse_tiles
+from engine.tiles import counts_of, parse_kind, parse_tiles
 
 A = ActionType
 
@@ -318,13 +321,17 @@ def test_ct_g10_nagashi_passes_the_deal() -> None:
 
 
 def test_ct_a10_draw_settlement_noten_40() -> None:
+    # CT-H1: 40 to the table; one tenpai player gets 20 from each noten player, two tenpai players
+    # get 20 each from the noten player
     g = Game(ruleset(), seed=4)
     for st in g.seats:
         st.nagashi = False
-    kind, deltas, tenpai = g.ruleset.draw_settlement(g)
-    assert kind == "exhaustive" and sum(deltas) == 0
-    if 0 < len(tenpai) < 3:
-        assert sorted(deltas) in ([-20, -20, 40], [-40, 20, 20])
+    _give(g, 0, "123s456s789s111z2z")  # tenpai: 2z tanki (and a White)
+    _give(g, 1, "135579s1234567z")  # far from any hand
+    _give(g, 2, "135579s1234567z")
+    assert g.ruleset.draw_settlement(g) == ("exhaustive", [40, -20, -20], [0])
+    _give(g, 2, "234s567s888s33z66z")  # tenpai: 3z/6z shanpon (and a White)
+    assert g.ruleset.draw_settlement(g) == ("exhaustive", [20, -40, 20], [0, 2])
 
 
 def test_ct_a12_table_game_length_and_final_results() -> None:
@@ -377,3 +384,157 @@ def test_selfplay_1000_one_hand_games_conserve_tiles_and_points() -> None:
     assert kinds["ron"] and kinds["tsumo"] and kinds["exhaustive"]
     assert {A.KITA, A.PON, A.OPEN_RIICHI, A.RIICHI, A.ANKAN} <= seen
     assert time.perf_counter() - t0 < 60
+
+
+
+# --- options: every one read, and a game under changed options saves and reloads -------------------
+
+
+def _play_some(g: Game, steps: int, seed: int = 1) -> None:
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.over:
+            break
+        s = g.to_act()[0]
+        g.apply(rng.choice(list(g.legal_actions(s))))
+
+
+def test_ct_b1_a_souzu_game_reloaded_from_its_saved_options_keeps_the_souzu_tile_set() -> None:
+    base = find_ruleset("chinitsu_toutenkou")
+    rs = base.with_options(ct={"suit": "s"})  # the path Game.from_dict and the bot's reload take
+    assert isinstance(rs, ChinitsuToutenkou) and rs.ct.suit == "s"
+    # CT-B1: 1m 5m 9m, the seven honours and 1s-9s; pinzu and the other manzu are not in the set
+    assert rs.removed_kinds == frozenset({1, 2, 3, 5, 6, 7, *range(9, 18)})
+    assert rs == base.with_ct(suit="s")
+    g = Game(rs, seed=4)
+    _play_some(g, 40)
+    again = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert again.ruleset == rs and again.ruleset.removed_kinds == rs.removed_kinds
+    assert [st.tiles for st in again.seats] == [st.tiles for st in g.seats]
+
+
+def test_ct_b2_gari_values_from_json_options_are_the_same_option() -> None:
+    rs = find_ruleset("chinitsu_toutenkou").with_options(ct={"gari_value": [[0, 1], [4, 2], [8, 1], [30, 1]]})
+    assert isinstance(rs, ChinitsuToutenkou)
+    assert rs.ct.gari_value == ((0, 1), (4, 2), (8, 1), (30, 1)) and hash(rs)
+    assert rs.ct.gari_points(4) == 2  # J2: NEKO's 2 points for a 5m
+    g = Game(rs, seed=2)
+    _play_some(g, 30)
+    assert Game.from_dict(json.loads(json.dumps(g.to_dict()))).ruleset == rs
+
+
+def test_ct_a12_a_fixed_stack_starts_everyone_at_it_and_ends_at_zero() -> None:
+    # CT-A12 / J17: optionally a fixed stack (e.g. 50 start), ending when someone reaches 0
+    rs = ruleset(start_points=50)
+    g = Game(rs, seed=9)
+    assert g.scores == [50, 50, 50]
+    rng = random.Random(9)
+    while not g.over:
+        s = g.to_act()[0]
+        g.apply(rng.choice(list(g.legal_actions(s))))
+        assert sum(g.scores) + g.sticks == 150
+    assert min(g.scores) <= 0  # the game ran until someone had nothing left
+    assert all(min(r.scores_after) > 0 for r in g.results[:-1])
+    assert Game.from_dict(json.loads(json.dumps(g.to_dict()))).scores == g.scores
+
+
+def test_ct_h3_chombo_pays_the_option_to_each_other_player() -> None:
+    g = Game(ruleset(chombo_each=30), seed=1)
+    assert g.ruleset.penalty_payments(g, 2) == [30, 30, -60]  # type: ignore[attr-defined]
+    assert Game(ruleset(), seed=1).ruleset.penalty_payments(g, 0) == [-40, 20, 20]  # type: ignore[attr-defined]
+
+
+def test_ct_h5_an_undo_window_is_refused_rather_than_ignored() -> None:
+    with pytest.raises(ValueError, match="riichi_undo_window"):
+        CtOptions(riichi_undo_window=True)
+
+
+def test_ct_a10_abortive_draws_only_with_the_option() -> None:
+    # J9: none by default; with ct.abortive_draws = true a nine-terminals hand may end the deal,
+    # which the dealer keeps (R-12)
+    hands = ["19m19s1234567z25s", *OTHERS]
+    assert not any(a.type is A.KYUUSHU for a in scripted(hands, "3s").legal_actions(0))
+    g = scripted(hands, "3s", abortive_draws=True)
+    assert Action(A.KYUUSHU, 0) in g.legal_actions(0)
+    g.play(Action(A.KYUUSHU, 0))
+    assert g.results[-1].kind == "kyuushu_kyuuhai" and g.dealer == 0 and g.honba == 1
+
+
+def test_ct_d1_extraction_breaks_ippatsu_only_with_the_option() -> None:
+    for breaks in (False, True):
+        g = scripted(RIICHI_HANDS, "2z1m9m5z", extraction_breaks_ippatsu=breaks)
+        g.play(Action(A.RIICHI, 0, parse_kind("5m")))
+        assert g.seats[0].ippatsu
+        g.play(Action(A.KITA, 1, parse_kind("1m")))  # seat 1 extracts its drawn 1m
+        assert g.seats[0].ippatsu is not breaks and (g.calls_in_hand == 1) is breaks
+
+
+def _give(g: Game, seat: int, text: str) -> None:
+    """Give a seat exactly these concealed tiles (for a hook test; other seats are not adjusted)."""
+    ids: list[int] = []
+    for c in parse_tiles(text):
+        ids.append(next(i for i, x in enumerate(g._codes) if x == c and i not in ids))
+    st = g.seats[seat]
+    st.tiles = ids
+    st.counts = counts_of(parse_tiles(text))
+    st.melds = []
+    st.discarded_kinds = set()
+    st.waits = g.ruleset.wait_set(g, seat)
+
+
+def test_ct_c5_all_kakan_scope_keeps_number_kakans_from_being_robbed() -> None:
+    # J12: the seed's sentence read literally ("明加槓に対する槍槓は、刻子と同種の字牌待ちの場合のみ
+    # 可能": robbing an added kan only with a wait on an honour of the triplet's kind) lets nobody
+    # rob an added kan of a number tile; the default reads it for added Whites only
+    for scope, robbed in (("white_kakan", True), ("all_kakan", False)):
+        g = Game(ruleset(white_chankan_scope=scope), seed=11)
+        quad = tuple(i for i, x in enumerate(g._codes) if x == parse_kind("4s"))[:4]
+        g.seats[1].melds = [TableMeld(MeldType.KAKAN, quad, quad[3], 0)]
+        _give(g, 2, "23s567s888s111z22z")  # waits 1s-4s
+        assert parse_kind("4s") in g.seats[2].waits
+        assert g.ruleset.can_ron(g, 2, quad[3], 1, chankan=True) is robbed, scope
+
+
+def test_ct_c1_a_pon_with_a_white_for_green_reads_back_from_its_text() -> None:
+    # CT-C1: a White stands for Green in a pon; the action's text (what the database stores) must
+    # parse back to the same legal action, or a reloaded game stops at that pon
+    g = scripted(["234s567s888s1166z", "6z5z234s567s789s23z", "123456789s1477z"], "1z")
+    g.play(Action(A.DISCARD, 0, parse_kind("6z")))
+    pons = [a for a in g.legal_actions(1) if a.type is A.PON]
+    assert {a.text for a in pons} == {"1p56z"}
+    for a in g.legal_actions(1):
+        assert Action.parse(a.text) == a
+    g.play(Action.parse("1p56z"))
+    assert [g.kind(t) for t in g.seats[1].melds[-1].tiles] == [parse_kind("5z"), parse_kind("6z"), parse_kind("6z")]
+
+
+def test_ct_f1_riichi_cannot_pass_a_robbed_extraction_ct_f4() -> None:
+    # the dealer's riichi kokushi waits on North; seat 1 extracts a North: CT-F4 lets kokushi ron
+    # an extraction, CT-F1 forbids passing a win after riichi, so the only answer is ron
+    g = scripted(["19m1199s1235677z", *OTHERS], "8s4z")
+    g.play(Action(A.RIICHI, 0, parse_kind("8s")))
+    assert parse_kind("4z") in g.seats[0].waits
+    g.play(Action(A.KITA, 1, parse_kind("4z")))
+    assert list(g.legal_actions(0)) == [Action(A.RON, 0)]
+    g.play(Action(A.RON, 0))
+    win = g.results[-1].wins[0]
+    assert win.seat == 0 and win.from_seat == 1 and "kokushi" in {y.name for y in win.score.yaku}
+
+
+def test_ct_b3_kans_from_five_or_more_copies_in_hand() -> None:
+    # CT-B1/CT-B3: eight copies of each suit tile, so a hand may hold five 2s; a kan still takes
+    # four of them (ankan) or three and the discard (daiminkan), and the rest stays in the hand
+    g = scripted(["22222s345s678s11z", "3333s56s789s1234z", "456789s1255677z"], "9s")
+    assert Action(A.ANKAN, 0, parse_kind("2s")) in list(g.legal_actions(0))
+    g.play(Action(A.ANKAN, 0, parse_kind("2s")))
+    m = g.seats[0].melds[-1]
+    held = [t for t in g.seats[0].tiles if t != g.drawn and g.kind(t) == parse_kind("2s")]
+    assert m.type is MeldType.ANKAN and len(m.tiles) == 4 and len(held) == 1
+    check_tiles(g)
+    g.play(Action(A.DISCARD, 0, parse_kind("3s")))  # seat 1 holds four 3s
+    assert Action(A.DAIMINKAN, 1) in g.legal_actions(1)
+    g.play(Action(A.DAIMINKAN, 1))
+    m = g.seats[1].melds[-1]
+    held = [t for t in g.seats[1].tiles if t != g.drawn and g.kind(t) == parse_kind("3s")]  # not the replacement
+    assert m.type is MeldType.MINKAN and len(m.tiles) == 4 and len(held) == 1
+    check_tiles(g)

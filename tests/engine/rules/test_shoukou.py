@@ -328,8 +328,11 @@ def test_sk_10_whole_hand_yaku_counted_once() -> None:
 def test_sk_10_fu_is_the_maximum_over_interpretations() -> None:
     # W3 ron 1m: the 1m→4m reading is a kanchan (40 fu), the pinfu reading 30: A10 takes 40
     assert score("35m456p456s678p22s ron 1m seat=S riichi")["fu"] == 40
-    alt = score("35m456p456s678p22s ron 1m seat=S riichi shoukou.fu=best_interpretation")
-    assert alt["fu"] in (30, 40) and alt["han"] == 3
+    # W3 ron 4m: no τ reads 345m kanchan (riichi, tanyao: 20 + 10 + 2 → 40 fu); τ = 3m→6m reads
+    # 456m ryanmen (riichi, tanyao, pinfu, sanshoku: 30 fu), the interpretation with the most han.
+    assert score("35m456p456s678p22s ron 4m seat=S riichi")["fu"] == 40
+    alt = score("35m456p456s678p22s ron 4m seat=S riichi shoukou.fu=best_interpretation")
+    assert alt["fu"] == 30 and alt["han"] == 5
 
 
 def test_sk_10_transformation_off_is_the_base_rules() -> None:
