@@ -16,10 +16,11 @@ Three parts, all here:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import product
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
@@ -27,7 +28,7 @@ from engine.notation import HandSpec, Meld, MeldType, WinContext
 from engine.rules.base import Ruleset, register
 from engine.rules.options import RiichiOptions
 from engine.scoring.evaluate import check_tiles, count_dora, yaku_of, yakuman_of
-from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle
+from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle_at
 from engine.scoring.yaku import HandFacts, HandView
 from engine.tiles import KIND_NAMES, RED, YAOCHU
 
@@ -136,7 +137,6 @@ WHOLE_HAND = frozenset(
         "tsuuiisou",
         "chinroutou",
         "ryuuiisou",
-        "tanyao",  # only open with kuitan, which pk forces off; whole-hand if it ever appears
     }
 )
 # Yaku made of concealed triplets only: in-hand by definition (PK-D7 item 1).
@@ -306,7 +306,7 @@ def anchored(yid: str, r: PkReading, ctx: WinContext) -> bool:
 class PkAnalysis:
     """The PK-4 test of a 13-tile hand: each wait kind with Q(w), and their intersection."""
 
-    waits: dict[int, frozenset[str]]
+    waits: Mapping[int, frozenset[str]]  # read-only: analyses are memoised and shared
     common: frozenset[str]
 
     @property
@@ -346,8 +346,8 @@ def _reading_ids(r: PkReading, rs: Ruleset) -> set[str]:
     h = r.view
     ids = {y.id for y in rs.yaku if y.han(h)}
     ids.update(y.id for y in rs.yakuman if y.applies(h))
-    if not h.closed and not rs.options.kuitan:
-        ids.discard("tanyao")  # PK-10
+    if not h.closed:
+        ids.discard("tanyao")  # PK-10: no kuitan (forced, see PkRuleset.__post_init__)
     return ids
 
 
@@ -408,7 +408,7 @@ def _analyse_cached(
         c[w] += 1
         waits[w] = _q_of(_readings(c, w, melds, ctx), rs, ctx) | extra
     common = frozenset.intersection(*waits.values()) if waits else frozenset()
-    return PkAnalysis(waits, common)
+    return PkAnalysis(MappingProxyType(waits), common)
 
 
 def _meld_of(t: MeldType, k: int) -> Meld:
@@ -450,6 +450,13 @@ class PkRuleset(Ruleset):
     pk: PkOptions = field(default_factory=PkOptions)
 
     description: ClassVar[str] = "PK rule (perfect kansaki): no atozuke, no fu, fixed han table"
+
+    def __post_init__(self) -> None:
+        # pk.md §8: the base kuitan and atozuke options are forced off (PK-10, PK-1…PK-5); a table
+        # that turned kuitan on would let an open all-simples hand win on tanyao alone.
+        for key in ("kuitan", "atozuke"):
+            if getattr(self.options, key):
+                raise ValueError(f"pk always plays with riichi.{key} off (pk.md §8); it cannot be turned on")
 
     def with_pk(self, **changes: Any) -> PkRuleset:
         return replace(self, pk=replace(self.pk, **changes))
@@ -536,15 +543,7 @@ class PkRuleset(Ruleset):
             key = (base, mult, han)  # at equal value a yakuman reading wins (R-8.1)
             if best is not None and key <= best[0]:
                 continue
-            pts, pay = settle(
-                base,
-                seat=ctx.seat_wind,
-                tsumo=ctx.tsumo,
-                discarder=ctx.discarder,
-                honba=ctx.honba,
-                sticks=ctx.sticks,
-                opts=self.options,
-            )
+            pts, pay = settle_at(base, ctx.seat_wind, ctx.tsumo, ctx.discarder, ctx.honba, ctx.sticks, self.options)
             details = {"bazoro": bazoro, "table_han": table} if not mult else {}
             res = ScoreResult(
                 True, ys, han, 0, mult, pts, pay, limit, wait=r.view.wait.name.lower(), details=details

@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from engine.notation import HandSpec, MeldType, WinContext
+from engine.notation import HandSpec, WinContext
 from engine.rules.base import Ruleset, register
 from engine.scoring.evaluate import evaluate
 from engine.scoring.result import ScoreResult
 from engine.scoring.yaku import RIICHI_YAKU, Yaku
 from engine.table.actions import Action, ActionType
-from engine.table.hooks import chi_pairs, has_discard_after, kuikae_kinds, pairs_of
+from engine.table.hooks import claims_of_discard, may_declare_riichi
 from engine.table.wall import Deal, deal_tail_indicators
 from engine.tiles import RED
 
@@ -208,29 +208,11 @@ class Seigou(Ruleset):
 
     def turn_claims(self, g: Game, seat: int) -> list[Action]:
         """SG-1: the claims the seat may make instead of drawing (each names its discarder)."""
-        st = g.seats[seat]
-        if st.riichi:
+        if g.seats[seat].riichi:
             return []
-        n = g.players
-        codes = g._codes
-        c34 = st.counts
         out: list[Action] = []
         for x, tile in claimable_discards(g, seat, self.seigou.claim_window):
-            k = codes[tile] & ~RED
-            if c34[k] >= 2:
-                for pair in pairs_of(g, st, k):
-                    if has_discard_after(g, st, {k}, pair):
-                        out.append(Action(A.PON, seat, -1, pair, x))
-            if c34[k] == 3 and self.kan_allowed(g, seat):
-                out.append(Action(A.DAIMINKAN, seat, -1, (), x))
-            if n == 4 and x == (seat - 1) % n and k < 27:
-                r = k % 9
-                for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
-                    if a < k - r or b > k - r + 8 or not c34[a] or not c34[b]:
-                        continue
-                    for pair in chi_pairs(g, st, a, b):
-                        if has_discard_after(g, st, kuikae_kinds(k, (a, b)), pair):
-                            out.append(Action(A.CHI, seat, -1, pair, x))
+            out += claims_of_discard(g, seat, tile, x, src=x)
         return out
 
     def start_turn(self, g: Game, seat: int) -> None:
@@ -289,13 +271,7 @@ class Seigou(Ruleset):
 
     def riichi_allowed(self, g: Game, seat: int) -> bool:
         """§3 / A8: closed, 1000 points, and on turns 1..riichi_last_turn (a later turn must come)."""
-        st = g.seats[seat]
-        return (
-            not st.riichi
-            and all(m.type is MeldType.ANKAN for m in st.melds)
-            and g.scores[seat] >= 1000
-            and turns_taken(g, seat) <= self.seigou.riichi_last_turn
-        )
+        return may_declare_riichi(g, seat) and turns_taken(g, seat) <= self.seigou.riichi_last_turn
 
     def double_riichi(self, g: Game, seat: int) -> bool:
         """SG-4: riichi with the go-around-1 discard, whatever others called."""

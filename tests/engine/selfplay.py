@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 from engine.rules.base import Ruleset
 from engine.table.actions import ActionType
@@ -45,14 +48,24 @@ _EAGER = (ActionType.TSUMO, ActionType.RON, ActionType.RIICHI, ActionType.PON, A
 
 
 def play_random(
-    ruleset: Ruleset, seed: int, *, check_every: int = 0, max_steps: int = 20000, eager: bool = False
+    ruleset: Ruleset,
+    seed: int,
+    *,
+    check_every: int = 0,
+    max_steps: int = 20000,
+    eager: bool = False,
+    start: tuple[int, int, int, int] | None = None,
+    on_step: Callable[[Game, int], None] | None = None,
 ) -> Game:
     """Uniform random legal play; ``eager`` takes wins, riichi, pon and kans whenever offered
-    (so that wins, kans, pao and the rarer settlements actually happen)."""
+    (so that wins, kans, pao and the rarer settlements actually happen). ``start`` is the game's
+    (round, hand, honba, sticks) to begin at; ``on_step(g, steps)`` runs before each action."""
     rng = random.Random(seed)
-    g = Game(ruleset, seed=seed)
+    g = Game(ruleset, seed=seed, start=start)
     steps = 0
     while not g.over:
+        if on_step is not None:
+            on_step(g, steps)
         acting = g.to_act()
         assert acting, "the game waits for nobody"
         s = acting[0]
@@ -89,3 +102,32 @@ def check_final(g: Game) -> None:
     assert tuple(scores) == g.final_scores
     assert len(g.final_results) == n
     assert abs(sum(g.final_results)) < 0.01 + 0.1 * n
+
+
+def _state(g: Game) -> tuple[Any, ...]:
+    """What a look-ahead must not change: the stored game, the seats, the answers awaited."""
+    seats = [(st.tiles, st.counts, st.melds, st.river, st.river_called, st.furiten_temp, st.ippatsu) for st in g.seats]
+    legal = [[a.text for a in g.legal_actions(s)] for s in g.to_act()]
+    return json.dumps(g.to_dict()), repr(seats), repr(g.hand_state), legal, list(g.scores), g.phase, g.current
+
+
+def check_copy_isolated(g: Game, seed: int, ahead: int = 30) -> None:
+    """``Game.copy()`` (the AI's look-ahead) played ``ahead`` random steps on leaves ``g`` as it was."""
+    before = _state(g)
+    rng = random.Random(seed)
+    h = g.copy()
+    for _ in range(ahead):
+        if h.over:
+            break
+        h.apply(rng.choice(list(h.legal_actions(h.to_act()[0]))))
+    assert _state(g) == before, "Game.copy() shares state with the original"
+
+
+def check_reload(g: Game) -> Game:
+    """The game saved as JSON (``Game.to_dict``) and rebuilt (``Game.from_dict``) is the same game."""
+    again = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert again.ruleset == g.ruleset
+    assert [a.text for a in again.actions] == [a.text for a in g.actions]
+    assert [r.deltas for r in again.results] == [r.deltas for r in g.results]
+    assert again.scores == g.scores and again.final_scores == g.final_scores
+    return again

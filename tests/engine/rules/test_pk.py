@@ -597,6 +597,16 @@ def test_pk_10_toitoi_tanyao_only_closed_suuankou_shape_by_ron() -> None:
     assert names(r) == {"sanankou", "toitoi", "tanyao"} and r["points"] == 8000  # 5 (+2) = 7 翻
 
 
+def test_pk_10_kuitan_and_atozuke_are_forced_off() -> None:
+    # pk.md §8: base riichi.kuitan and riichi.atozuke are "forced false", not defaults a table may
+    # change: with kuitan on, an open all-simples hand would win on tanyao alone (PK-10 forbids it).
+    rs = find_ruleset("pk")
+    for key in ("kuitan", "atozuke"):
+        with pytest.raises(ValueError, match=key):
+            rs.with_options(**{key: True})
+    assert invalid(pk("234567m2267p chi(234s) ron 8p", rs.with_options(kuitan=False)))  # type: ignore[arg-type]
+
+
 def test_pk_10_ankan_keeps_the_hand_closed_for_tanyao() -> None:
     r = pk("234m567p66s78s ankan(4444s) ron 9s")  # ron 9s: no tanyao; 6s: tanyao
     assert "tanyao" in waits(r)["6s"]
@@ -652,6 +662,21 @@ def test_pk_analyse_is_a_pure_function_of_the_13_tiles() -> None:
         and a.common == {"sanankou"}
         and set(a.waits) == {parse_kind(k) for k in ("5s", "6s", "7s", "8s", "9s")}
     )
+
+
+def test_pk_4_cached_analysis_cannot_be_changed_by_a_caller() -> None:
+    # analyse() is memoised (the AI asks the same hand again and again): the answer every caller
+    # shares must be read-only, or one caller could change another's Q(w).
+    rs = find_ruleset("pk")
+    assert isinstance(rs, PkRuleset)
+    spec = parse_hand("2333m456p678s345s ron 1m seat=S")  # E23: no common yaku
+    c = [0] * 34
+    for t in spec.concealed:
+        c[t & ~0x40] += 1
+    a = analyse(c, (), spec.ctx, rs)
+    with pytest.raises(TypeError):
+        a.waits[parse_kind("1m")] = frozenset({"tanyao"})  # type: ignore[index]
+    assert not analyse(c, (), spec.ctx, rs).valid
 
 
 def test_pk_cli_score_command() -> None:

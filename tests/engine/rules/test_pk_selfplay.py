@@ -10,14 +10,12 @@ taken whenever offered), half the uniform random one.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.rules import find_ruleset
 from engine.rules.base import Ruleset
 from engine.table.game import Game, WinResult
-from tests.engine.selfplay import _EAGER, check_final, check_invariants, play_random
+from tests.engine.selfplay import check_final, play_random
 
 TONPUU = find_ruleset("pk").with_options(hanchan=False)
 ALL_LAST = (0, 3, 0, 0)  # East round, fourth hand, no honba, no sticks
@@ -39,26 +37,7 @@ NOT_A_BASIS = {
 
 def play_short(rs: Ruleset, seed: int, *, eager: bool, check_every: int = 0) -> Game:
     """The agents of ``play_random``, on a game that starts at the all-last hand."""
-    rng = random.Random(seed)
-    g = Game(rs, seed=seed, start=ALL_LAST)
-    steps = 0
-    while not g.over:
-        acting = g.to_act()
-        assert acting, "the game waits for nobody"
-        legal = list(g.legal_actions(acting[0]))
-        assert legal
-        if eager:
-            for t in _EAGER:
-                best = [a for a in legal if a.type is t]
-                if best:
-                    legal = best
-                    break
-        g.apply(rng.choice(legal))
-        steps += 1
-        if check_every and steps % check_every == 0:
-            check_invariants(g)
-        assert steps < 20000, "game does not end"
-    return g
+    return play_random(rs, seed, eager=eager, check_every=check_every, start=ALL_LAST)
 
 
 def check_pk_wins(g: Game) -> list[WinResult]:

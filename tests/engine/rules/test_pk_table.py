@@ -7,12 +7,15 @@ Seat 0 is the dealer (East), seat 1 South, seat 2 West, seat 3 North; the East r
 
 from __future__ import annotations
 
+import json
+
 from engine.rules import find_ruleset
 from engine.rules.base import Ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase
 from engine.tiles import parse_kind
 from tests.engine.scripted import scripted_game
+from tests.engine.selfplay import check_copy_isolated, check_reload, play_random
 
 A = ActionType
 PK = find_ruleset("pk")
@@ -122,8 +125,19 @@ def test_pk_6_furiten_player_may_not_tsumo_even_daisangen() -> None:
 
 
 def test_pk_6_furiten_still_blocks_ron() -> None:
-    g = _furiten_game(PK)
-    assert g.ruleset.furiten(g, 1)
+    # not furiten: the dealer's 1m is a daisangen ron for seat 1
+    g = scripted_game(PK, FURITEN_HANDS, "8p")
+    discard(g, "1m")
+    assert A.RON in kinds(g, 1)
+    # seat 1 declined the 4m tsumo and discarded it (a wait in its river): the same 1m is no ron
+    g = scripted_game(PK, FURITEN_HANDS, "8p4m9p8s7m")
+    step(g)
+    step(g, "4m")
+    step(g)
+    step(g)
+    assert g.current == 0
+    discard(g, "1m")
+    assert A.RON not in kinds(g, 1)  # (a chi is still offered)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -291,9 +305,39 @@ def test_pk_options_allow_furiten_riichi() -> None:
     assert A.RIICHI not in kinds(g, 0)
 
 
+# Every pk.md §8 option away from its default, with riichi options besides (hanchan, red fives).
+PK_CHANGED = {
+    "hanchan": False,
+    "red_fives": [0, 2, 1],
+    "pk": {
+        "tenhou_check": "lenient",
+        "common_mode": "best",
+        "situational_yaku_qualify": True,
+        "allow_furiten_riichi": False,
+        "bazoro": 1,
+    },
+}
+
+
+def test_pk_options_non_default_game_saves_reloads_and_copies() -> None:
+    """The bot stores ruleset + options + seed + actions: a game under changed pk options reloads as
+    the same game, and a look-ahead copy (the AI's ``Game.copy()``) leaves the original untouched."""
+    rs = PK.with_options(**PK_CHANGED)
+    assert rs.pk.bazoro == 1 and rs.options.red_fives == (0, 2, 1)  # type: ignore[attr-defined]
+    wins = 0
+    for seed in (0, 1):  # seed 0 has a win (wins are rare in random pk play)
+        g = play_random(rs, seed, eager=True, on_step=lambda g, i: i % 11 or check_copy_isolated(g, i))
+        assert json.loads(json.dumps(g.to_dict()))["options"] == PK_CHANGED
+        again = check_reload(g)
+        assert again.ruleset.pk == rs.pk  # type: ignore[attr-defined]
+        for w in (w for r in g.results for w in r.wins if not w.score.yakuman):
+            wins += 1
+            assert w.score.details["bazoro"] == 1 and w.score.details["table_han"] == w.score.han + 1  # PK-0.2
+    assert wins
+
+
 def test_pk_game_serialises_and_replays() -> None:
     from tests.engine.rules.test_pk_selfplay import TONPUU
-    from tests.engine.selfplay import play_random
 
     g = play_random(TONPUU, 11, eager=True)
     data = g.to_dict()

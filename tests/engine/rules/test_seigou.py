@@ -880,7 +880,7 @@ def test_r_6_4_seigou_temporary_furiten_ends_at_the_own_next_discard() -> None:
 # ---------------------------------------------------------------------- §6 options
 
 
-def test_a1_claim_window_last_discard_only() -> None:
+def test_sg_d4_a1_claim_window_last_discard_only() -> None:
     rs = SEIGOU.with_seigou(claim_window="last_discard_only")
     n_hand = "33s55z88m79m1p4p7p2s9s"
     g = game((PLAIN[0], PLAIN[1], PLAIN[2], n_hand), {20: "3s", 21: "5z", 22: "8m"}, rs=rs, avoid=("3s5z8m",))
@@ -888,7 +888,7 @@ def test_a1_claim_window_last_discard_only() -> None:
     assert claims(g) == {(A.PON, W, k("8m")), (A.CHI, W, k("8m"))}
 
 
-def test_a4_kan_dora_timing_next_discard_option() -> None:
+def test_sg_6_a4_kan_dora_timing_next_discard_option() -> None:
     rs = SEIGOU.with_seigou(kan_dora_timing="next_discard")
     g = game(("1469m1469p1469s7z", "777z1469m1469p25s", PLAIN[2], "258m258p258s4z6z1z3z"), {0: "2z"}, rs=rs)
     play(g, "0d7z")
@@ -899,7 +899,7 @@ def test_a4_kan_dora_timing_next_discard_option() -> None:
     assert g.dora_revealed == 2
 
 
-def test_a11_houtei_on_chankan_turn18_option_off() -> None:
+def test_sg_8_a11_houtei_on_chankan_turn18_option_off() -> None:
     g = _chankan_18(SEIGOU.with_seigou(houtei_on_chankan_turn18=False))
     play(g, "2h")
     assert yaku_names(g.results[0]) == {"chankan"}

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -19,7 +20,14 @@ from engine.rules import find_ruleset
 from engine.rules.seigou import Seigou, hand_of
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase
-from tests.engine.selfplay import _EAGER, all_tiles, check_final, play_random
+from tests.engine.selfplay import (
+    _EAGER,
+    all_tiles,
+    check_copy_isolated,
+    check_final,
+    check_reload,
+    play_random,
+)
 
 _rs = find_ruleset("seigou")
 assert isinstance(_rs, Seigou)
@@ -110,3 +118,38 @@ def test_sg_1_games_with_delayed_claims_round_trip_through_the_action_text() -> 
         assert all(Action.parse(t).text == t for t in texts)
         h = Game.from_dict(g.to_dict())
         assert h.final_scores == g.final_scores and [r.deltas for r in h.results] == [r.deltas for r in g.results]
+
+
+# Every seigou.md §6 option away from its default, with a riichi option besides.
+SG_CHANGED = {
+    "hanchan": False,
+    "seigou": {
+        "claim_window": "last_discard_only",
+        "turns_per_player": 12,
+        "riichi_last_turn": 9,
+        "suukaikan": False,
+        "kan_dora_timing": "next_discard",
+        "houtei_on_chankan_turn18": False,
+    },
+}
+
+
+def test_sg_7_non_default_options_game_saves_reloads_and_copies() -> None:
+    """The bot stores ruleset + options + seed + actions: a game under changed seigou options reloads
+    as the same game, and a look-ahead copy (the AI's ``Game.copy()``, which copies the per-hand
+    turn bookkeeping) leaves the original untouched."""
+    rs = SEIGOU.with_options(**SG_CHANGED)
+    draws = 0
+    for seed in (1, 2):
+        g = play_random(rs, seed, eager=seed == 2, on_step=lambda g, i: i % 13 or check_copy_isolated(g, i))
+        assert json.loads(json.dumps(g.to_dict()))["options"] == SG_CHANGED
+        check_reload(g)
+        for r in g.results:
+            if r.kind == "exhaustive":  # SG-7 with turns_per_player = 12: 48 turns, then the draw
+                draws += 1
+    h = Game(rs, seed=9)  # everybody draws and discards: the hand is drawn after 12 turns each
+    while not h.results:
+        hs = hand_of(h)
+        h.apply(next(a for a in h.legal_actions(h.to_act()[0]) if a.type in (ActionType.PASS, ActionType.DISCARD)))
+    assert h.results[0].kind == "exhaustive" and hs.acquired == [12, 12, 12, 12]
+    assert draws
