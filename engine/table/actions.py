@@ -40,6 +40,7 @@ class ActionType(IntEnum):
     DAIMINKAN = 10
     PASS = 11
     OPEN_RIICHI = 12  # chinitsu_toutenkou CT-F2: riichi showing the hand
+    DRAW = 13  # taiwan16 TW-11 haitei_pass: take the last tile (its PASS passes it on)
 
 
 LETTERS = {
@@ -56,6 +57,7 @@ LETTERS = {
     ActionType.DAIMINKAN: "m",
     ActionType.PASS: "x",
     ActionType.OPEN_RIICHI: "o",
+    ActionType.DRAW: "w",
 }
 _BY_LETTER = {v: k for k, v in LETTERS.items()}
 CALL_TYPES = frozenset({ActionType.RON, ActionType.CHI, ActionType.PON, ActionType.DAIMINKAN, ActionType.PASS})
@@ -73,6 +75,7 @@ NAMES = {
     ActionType.DAIMINKAN: "open kan",
     ActionType.PASS: "pass",
     ActionType.OPEN_RIICHI: "open riichi",
+    ActionType.DRAW: "draw",
 }
 
 

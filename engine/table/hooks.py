@@ -546,3 +546,18 @@ def has_discard_after(g: Game, st: SeatState, forbid: set[int], used: tuple[int,
     for c in used:
         rest.remove(c & ~RED)
     return any(k not in forbid for k in rest)
+
+
+def open_turn_window(g: Game, seat: int, offer: list[Action]) -> None:
+    """Start the seat's turn with a one-seat ``Phase.CLAIM`` window offering ``offer`` instead
+    of drawing at once (seigou SG-1's claims; taiwan16's 天聴 and last-tile windows); its answer
+    goes to ``resolve_turn_claim``."""
+    from engine.table.game import Phase
+
+    g.current = seat
+    g.drawn = -1
+    g.after_call = False
+    g.rinshan_draw = False
+    g.phase = Phase.CLAIM
+    g.pending = {seat: offer}
+    g.responses = {}

@@ -31,7 +31,7 @@ from engine.rules.taiwan16.tai import (
     TaiResult,
     dealer_tai,
     evaluate_tai,
-    payment_tai,
+    payment_rows,
 )
 from engine.scoring.evaluate import HandError
 from engine.scoring.result import NOT_A_WIN, ScoreResult, YakuScore
@@ -169,29 +169,20 @@ def score_spec(spec: HandSpec, ruleset: Taiwan16) -> ScoreResult:
         return ScoreResult(False, han=tai, reason=BELOW_MIN_TAI, details=details)
     seat = ctx.seat_wind
     by_all = ctx.tsumo and sit.flower_win != "seven"  # 七搶一 is always paid like a discard
-    payers: list[int | str]
+    payers: list[str]  # winds; "discarder" (no from=) is a non-dealer
     if by_all:
-        payers = [s for s in range(4) if s != seat]
+        payers = [WINDS[s] for s in range(4) if s != seat]
     elif ctx.discarder is not None:
         if ctx.discarder == seat:
             raise HandError("from= names the winner: a win on a discard needs another player's tile")
-        payers = [ctx.discarder]
+        payers = [WINDS[ctx.discarder]]
     else:
         payers = ["discarder"]
-    pay: dict[str, int] = {}
-    payer_tai: dict[str, int] = {}
-    total = 0
-    for p in payers:
-        t = payment_tai(
-            tai, winner_is_dealer=seat == dealer, payer_is_dealer=p == dealer, continuation=n, opts=opts
-        )
-        amount = opts.base + opts.rate * t
-        key = WINDS[p] if isinstance(p, int) else p
-        pay[key] = -amount
-        payer_tai[key] = t
-        total += amount
+    rows = payment_rows(tai, winner=WINDS[seat], payers=payers, dealer=WINDS[dealer], continuation=n, opts=opts)
+    total = sum(amount for _, _, amount in rows)
+    pay = {key: -amount for key, _, amount in rows}
     pay[WINDS[seat]] = total
-    details["payer_tai"] = payer_tai
+    details["payer_tai"] = {key: t for key, t, _ in rows}
     return ScoreResult(
         True,
         tuple(YakuScore(i.name, i.tai) for i in result.items),

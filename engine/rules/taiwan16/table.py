@@ -13,7 +13,13 @@ The shared state machine (:mod:`engine.table.game`) runs the game; this mixin ch
   eighth flower is out ("wins immediately"); found at the end of the deal, the dealer wins at once
   and a non-dealer at its first draw (配牌花胡, T-23).
 * **Declared tenpai (TW-12)** is the riichi action (``1r5m``: declare, discarding 5m), with no
-  stick; on the first discard with no call before it (``double_riichi``) it is 地聴 (T-18).
+  stick, on any discard (after a chi or pon too); on the first discard with no call before it
+  (``double_riichi``) it is 地聴 (T-18). With ``tenting`` (T-19 天聴) a non-dealer whose dealt
+  hand is tenpai is asked before its first draw, in a one-seat ``Phase.CLAIM`` window: ``2r``
+  declares (then draws), ``2x`` does not.
+* **Haitei pass (TW-11, ``haitei_pass``)**: the seat due to draw the last tile is asked first
+  (``Phase.CLAIM``): ``1w`` takes it, ``1x`` passes it to the next seat; four passes draw the hand.
+  Whoever takes it may only win or discard it.
 * **Seat winds (TW-5)** come from the dealer's dice (the broken wall's owner is East); in the first
   hand the wall is broken with the dealer-selection roll counted from the provisional East, which is
   the roll that made seat 0 the first dealer, so East is the first dealer then (A15).
@@ -36,7 +42,7 @@ from engine.rules.taiwan16.options import TaiwanOptions
 from engine.rules.taiwan16.tai import settle
 from engine.scoring.result import ScoreResult
 from engine.table.actions import Action, ActionType
-from engine.table.hooks import TableHooks, has_discard_after
+from engine.table.hooks import TableHooks, has_discard_after, open_turn_window
 from engine.table.wall import Deal, TileSet, shuffled, standard_tileset
 from engine.tiles import FLOWER_BASE, format_tiles
 
@@ -45,9 +51,6 @@ if TYPE_CHECKING:
 
 A = ActionType
 N_FLOWERS = 8
-# Options the table does not play yet (the scorer knows them): passing the last tile on, and
-# declaring tenpai before the first draw (天聴 is scored with ``tenpai=heaven``).
-TABLE_UNSUPPORTED = ("haitei_pass", "tenting")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,10 @@ class HandState:
 
     east: int  # the seat that is East this hand (TW-5)
     replacement: str = ""  # this turn's replacement chain began with a "kong" or a "flower"
+    window: str = ""  # the open Phase.CLAIM window: "tenting" (T-19) or "haitei" (haitei_pass)
+    heaven: frozenset[int] = frozenset()  # seats that declared 天聴 before their first draw (T-19)
+    haitei_passes: int = 0  # seats that passed the last tile on (TW-11 haitei_pass)
+    haitei_taken: bool = False  # the last tile was taken under haitei_pass: win or discard it
 
 
 class TaiwanTable(TableHooks):
@@ -131,9 +138,6 @@ class TaiwanTable(TableHooks):
     # ------------------------------------------------------------------ wall and deal
 
     def tileset(self, g: Game) -> TileSet:
-        for key in TABLE_UNSUPPORTED:
-            if getattr(self.tw, key):
-                raise ValueError(f"taiwan16.{key} is scored but not yet played at the table")
         return taiwan_tileset(self.tw.flowers)
 
     def deal(self, g: Game) -> Deal:
@@ -172,6 +176,72 @@ class TaiwanTable(TableHooks):
         assert isinstance(state, HandState)
         return state
 
+    # ------------------------------------------------------------------ turn windows
+
+    def start_turn(self, g: Game, seat: int) -> None:
+        """The seat's turn: a one-seat window first when it may declare 天聴 (T-19) or pass the
+        last tile on (TW-11 haitei_pass), else the draw."""
+        state = self._state(g)
+        st = g.seats[seat]
+        offer: list[Action] = []
+        if self.tw.haitei_pass and g.live_left == self.reserve(g) + 1:
+            state.window = "haitei"
+            offer = [Action(A.DRAW, seat), Action(A.PASS, seat)]
+        elif (
+            self.tw.tenting
+            and seat != g.dealer
+            and st.turns == 0
+            and not st.melds
+            and not st.riichi
+            and g._calc.shanten(st.counts) == 0
+        ):
+            state.window = "tenting"
+            offer = [Action(A.RIICHI, seat), Action(A.PASS, seat)]
+        if offer:
+            open_turn_window(g, seat, offer)
+        else:
+            g._draw(seat)
+
+    def resolve_turn_claim(self, g: Game, action: Action) -> None:
+        """The seat answered its window: 天聴 declared (then the draw), the last tile taken, or
+        passed on to the next seat (four passes: an exhaustive draw)."""
+        g.pending = {}
+        g.responses = {}
+        state = self._state(g)
+        seat = action.seat
+        window, state.window = state.window, ""
+        if window == "haitei" and action.type is A.PASS:
+            state.haitei_passes += 1
+            g.seats[seat].furiten_temp = False  # its turn came (TW-10)
+            if state.haitei_passes >= g.players:
+                g._exhaustive()
+            else:
+                self.start_turn(g, (seat + 1) % g.players)
+            return
+        if window == "haitei":
+            state.haitei_taken = True
+        elif action.type is A.RIICHI:
+            g.seats[seat].riichi = 2  # declared: the hand is fixed as after 地聴 (TW-12)
+            state.heaven = state.heaven | {seat}
+        g._draw(seat)
+
+    def _must_discard_drawn(self, g: Game) -> bool:
+        """TW-11 haitei_pass: whoever takes the last tile and cannot win must discard it."""
+        return self._state(g).haitei_taken and not g.after_call
+
+    def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
+        if not self._must_discard_drawn(g):
+            return actions
+        drawn = g._codes[g.drawn]
+        return [a for a in actions if a.type is A.TSUMO or (a.type is A.DISCARD and a.tile == drawn)]
+
+    def turn_check(self, g: Game, seat: int, a: Action) -> bool | None:
+        if a.type is A.RIICHI and (g.after_call or self._must_discard_drawn(g)):
+            return None  # listed in full: after a call by after_call_actions, never on the last tile
+        if a.type is A.DISCARD and self._must_discard_drawn(g):
+            return a.seat == seat and a.tile == g._codes[g.drawn]
+        return super().turn_check(g, seat, a)
+
     # ------------------------------------------------------------------ drawing and flowers
 
     def draw_tile(self, g: Game, seat: int, rinshan: bool) -> tuple[int, bool] | None:
@@ -192,7 +262,7 @@ class TaiwanTable(TableHooks):
                 self._flower_win(g, seat, deal_phase=True)
                 return None
             return t, False
-        dealt_win = seat != g.dealer and st.turns == 0 and not st.melds and self._flower_winner(g) == seat
+        dealt_win = self._dealt_flower_winner(g, seat)
         replacement = rinshan
         if not rinshan:
             state.replacement = ""
@@ -235,6 +305,12 @@ class TaiwanTable(TableHooks):
                 return s
         return -1
 
+    def _dealt_flower_winner(self, g: Game, seat: int) -> bool:
+        """T-23: a non-dealer that met 七搶一 or 八仙過海 in the deal; it wins with its first draw
+        (and so claims nothing before it)."""
+        st = g.seats[seat]
+        return seat != g.dealer and st.turns == 0 and not st.melds and self._flower_winner(g) == seat
+
     def _flower_win(self, g: Game, seat: int, *, deal_phase: bool = False, last: int = -1) -> None:
         """Settle 八仙過海 (paid by all three, as a self-draw) or 七搶一 (paid by the holder of the
         other flower, as a discard) and end the hand."""
@@ -267,9 +343,7 @@ class TaiwanTable(TableHooks):
             options["phase"] = "deal"
         spec = HandSpec(tuple(codes[t] for t in st.tiles), tuple(self._melds(g, seat)), codes[win], ctx, "taiwan16", options)
         res = g.ruleset.score(spec)
-        payers = [s for s in range(g.players) if s != seat] if payer < 0 else [payer]
-        d = settle(res.han, winner=seat, payers=payers, dealer=g.dealer, continuation=g.honba, opts=self.tw)
-        deltas = [d.get(s, 0) for s in range(g.players)]
+        deltas, _ = self.payments(g, seat, payer, res, tsumo=payer < 0, honba=g.honba, sticks=0)
         for s in range(g.players):
             g.scores[s] += deltas[s]
         dealer_won = seat == g.dealer
@@ -302,7 +376,7 @@ class TaiwanTable(TableHooks):
         return g.seats[seat].furiten_temp
 
     def passed_win(self, g: Game, seat: int, tile: int) -> None:
-        if any(a.type is A.RON for a in g.pending.get(seat, ())):
+        if seat in g.pending and any(a.type is A.RON for a in g.pending[seat]):
             g.seats[seat].furiten_temp = True
 
     def tenpai_at_draw(self, g: Game, seat: int) -> bool:
@@ -345,15 +419,19 @@ class TaiwanTable(TableHooks):
         return any(m.type is MeldType.PON and g._codes[m.tiles[0]] == kind for m in st.melds)
 
     def after_call_actions(self, g: Game, seat: int) -> list[Action]:
-        """TW-8: a kong may be made after a chi/pon before discarding (unless the house rule forbids)."""
-        if self.tw.no_kong_before_discard_after_call or not self.kan_allowed(g, seat):
-            return []
+        """TW-8: a kong may be made after a chi/pon before discarding (unless the house rule
+        forbids); TW-12: the discard after a call may declare tenpai, as any discard may."""
         st = g.seats[seat]
-        out = [Action(A.ANKAN, seat, k) for k in range(34) if st.counts[k] == 4]
-        for m in st.melds:
-            k = g._codes[m.tiles[0]]
-            if m.type is MeldType.PON and st.counts[k]:
-                out.append(Action(A.KAKAN, seat, k))
+        out: list[Action] = []
+        if not self.tw.no_kong_before_discard_after_call and self.kan_allowed(g, seat):
+            out += [Action(A.ANKAN, seat, k) for k in range(34) if st.counts[k] == 4]
+            for m in st.melds:
+                k = g._codes[m.tiles[0]]
+                if m.type is MeldType.PON and st.counts[k]:
+                    out.append(Action(A.KAKAN, seat, k))
+        if self.riichi_allowed(g, seat) and g._calc.shanten(st.counts) <= 0:
+            codes = sorted({g._codes[t] for t in st.tiles} - st.kuikae)
+            out += [Action(A.RIICHI, seat, c) for c in codes if self.riichi_discard_ok(g, seat, c)]
         return out
 
     def after_call_forbidden(self, g: Game, seat: int, call: Action, forbidden: frozenset[int]) -> frozenset[int]:
@@ -369,18 +447,21 @@ class TaiwanTable(TableHooks):
         last discard (TW-11: only a win may claim it)."""
         st = g.seats[seat]
         out: list[Action] = []
-        if st.riichi or g.live_left <= self.reserve(g):
-            return out
         k = g._codes[tile]
+        c34 = st.counts
+        chi_seat = seat == (discarder + 1) % g.players and k < 27
+        if c34[k] < 2 and not chi_seat:
+            return out  # nothing to pon or kong, and not the seat that may chi
+        if st.riichi or g.live_left <= self.reserve(g) or self._dealt_flower_winner(g, seat):
+            return out
         if self.tw.no_call_own_discard_kind_same_round and st.river and g._codes[st.river[-1]] == k:
             return out
-        c34 = st.counts
         forbid = {k} if self.tw.no_discard_same_as_called else set()
         if c34[k] >= 2 and has_discard_after(g, st, forbid, (k, k)):
             out.append(Action(A.PON, seat, -1, (k, k)))
         if c34[k] == 3 and self.kan_allowed(g, seat):
             out.append(Action(A.DAIMINKAN, seat))
-        if seat == (discarder + 1) % g.players and k < 27:
+        if chi_seat:
             r = k % 9
             for a, b in ((k - 2, k - 1), (k - 1, k + 1), (k + 1, k + 2)):
                 if a < k - r or b > k - r + 8 or not c34[a] or not c34[b]:
@@ -421,7 +502,8 @@ class TaiwanTable(TableHooks):
         if st.kita:
             out["flowers"] = format_tiles([g._codes[t] for t in st.kita])
         if st.riichi:
-            out["tenpai"] = "earth" if st.riichi == 2 else "declared"
+            heaven = seat in self._state(g).heaven
+            out["tenpai"] = "heaven" if heaven else "earth" if st.riichi == 2 else "declared"
         if tsumo and g.rinshan_draw:
             out["replacement"] = self._state(g).replacement or "flower"
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
 from engine.notation import Meld, MeldType
@@ -24,6 +25,7 @@ __all__ = [
     "TaiResult",
     "evaluate_tai",
     "own_flowers",
+    "payment_rows",
     "payment_tai",
     "settle",
     "shape_waits",
@@ -72,6 +74,7 @@ ITEMS: dict[str, tuple[str, str]] = {
     "T-33": ("地胡", "win on the dealer's first discard"),
     "T-34": ("天胡", "dealt complete"),
 }
+P = TypeVar("P", int, str)  # a payer: a seat number, or a wind letter / "discarder" (hand lines)
 _T11_NAMES = {Wait.PENCHAN: "辺張", Wait.KANCHAN: "中洞", Wait.TANKI: "単吊"}
 
 TENPAI_KINDS = ("", "declared", "earth", "heaven")
@@ -368,6 +371,26 @@ def payment_tai(tai: int, *, winner_is_dealer: bool, payer_is_dealer: bool, cont
     return t
 
 
+def payment_rows(
+    tai: int,
+    *,
+    winner: P,
+    payers: Sequence[P],
+    dealer: P | None,
+    continuation: int,
+    opts: TaiwanOptions = DEFAULT,
+) -> list[tuple[P, int, int]]:
+    """(payer, T + D_payer, 底 + rate × (T + D_payer)) for each payer (TW-13). Seats may be seat
+    numbers or winds; a payer that is not ``dealer`` is a non-dealer."""
+    rows: list[tuple[P, int, int]] = []
+    for p in payers:
+        t = payment_tai(
+            tai, winner_is_dealer=winner == dealer, payer_is_dealer=p == dealer, continuation=continuation, opts=opts
+        )
+        rows.append((p, t, opts.base + opts.rate * t))
+    return rows
+
+
 def settle(
     tai: int,
     *,
@@ -379,17 +402,8 @@ def settle(
 ) -> dict[int, int]:
     """Each payer pays 底 + rate × (T + D_payer) to the winner (TW-13); seat → delta."""
     out: dict[int, int] = {}
-    total = 0
-    for p in payers:
-        t = payment_tai(
-            tai,
-            winner_is_dealer=winner == dealer,
-            payer_is_dealer=p == dealer,
-            continuation=continuation,
-            opts=opts,
-        )
-        amount = opts.base + opts.rate * t
+    rows = payment_rows(tai, winner=winner, payers=payers, dealer=dealer, continuation=continuation, opts=opts)
+    for p, _, amount in rows:
         out[p] = out.get(p, 0) - amount
-        total += amount
-    out[winner] = out.get(winner, 0) + total
+    out[winner] = out.get(winner, 0) + sum(amount for _, _, amount in rows)
     return out

@@ -1,12 +1,14 @@
 """taiwan16 through the table state machine (rules/taiwan16.md TW-1…TW-14): scripted deals with
-flowers, the special wins (七搶一, 八仙過海, 配牌花胡, 天胡, 地胡, 全求人, 平胡), declared tenpai,
-furiten, the reserve, dealer rotation over several hands, and random self-play."""
+flowers, the special wins (七搶一, 八仙過海, 配牌花胡, 天胡, 地胡, 全求人, 平胡), declared tenpai (地聴,
+天聴, after a call, kongs after it), furiten, the reserve and the last tile (haitei_pass), dealer
+rotation over several hands, saving/reloading and copying a game under non-default options, and
+random self-play."""
 
 from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -14,9 +16,9 @@ from engine.rules import find_ruleset
 from engine.rules.taiwan16 import Taiwan16
 from engine.rules.taiwan16.table import build_deal, hand_dice, taiwan_tileset
 from engine.table.actions import CALL_TYPES, Action, ActionType
-from engine.table.game import Game, Phase
+from engine.table.game import Game, IllegalActionError, Phase
 from engine.tiles import parse_tiles
-from tests.engine.selfplay import all_tiles, check_invariants, play_random
+from tests.engine.selfplay import all_tiles, check_copy_isolated, check_invariants, check_reload, play_random
 
 A = ActionType
 RS: Taiwan16 = find_ruleset("taiwan16")  # type: ignore[assignment]
@@ -167,9 +169,11 @@ def test_tw_2_seat_zero_is_the_first_dealer_in_the_east_round() -> None:
 
 
 def test_tw_8_chi_only_from_the_left_pon_from_anyone() -> None:
-    g = scripted([J0, "3m4m2m5m8m2p5p8p2s5s8s1z2z3z4z5z", J2, J3], draws="2m")
+    # seats 1 and 2 both hold 3m4m; only seat 1, the discarder's right, may chi the 2m
+    g = scripted([J0, "3m4m2m5m8m2p5p8p2s5s8s1z2z3z4z5z", "3m4m6m9m3p6p9p3s6s9s1z2z3z4z5z6z", J3], draws="2m")
     g.play(Action(A.DISCARD, 0, 1))
     assert Action(A.CHI, 1, -1, (2, 3)) in g.legal_actions(1)
+    assert all(a.type is not A.CHI for a in g.legal_actions(2))
     g = scripted([J0, J1, "4p4p3m6m9m3p6p9p3s6s9s1z2z3z4z5z", J3], draws="4p")
     g.play(Action(A.DISCARD, 0, 12))
     assert Action(A.PON, 2, -1, (12, 12)) in g.legal_actions(2)
@@ -216,12 +220,6 @@ def test_tw_8_several_winners_head_bump_by_default_or_all() -> None:
     assert [w.seat for w in r.wins] == [1, 2] and r.deltas[0] == -(r.deltas[1] + r.deltas[2])
 
 
-def test_tw_11_options_the_table_does_not_play_are_refused() -> None:
-    for key in ("haitei_pass", "tenting"):
-        with pytest.raises(ValueError, match=key):
-            Game(RS.with_tw(**{key: True}), seed=1)
-
-
 def test_tw_9_the_hand_is_five_sets_and_a_pair() -> None:
     g = scripted([J0, W, J2, J3], draws="9m" + "5s")
     run(g, "0d9m")
@@ -254,15 +252,14 @@ def _exhaust(g: Game) -> None:
     """Everybody throws what they draw and passes every call until the hand ends."""
     start = len(g.results)
     while len(g.results) == start and not g.over:
-        s = g.to_act()[0]
-        legal = list(g.legal_actions(s))
-        pick = next((a for a in legal if a.type is A.PASS), None)
-        if pick is None:
-            d = g.code(g.drawn) if g.drawn >= 0 else -1
-            pick = next((a for a in legal if a.type is A.DISCARD and a.tile == d), None) or next(
-                a for a in legal if a.type is A.DISCARD
-            )
-        g.play(pick)
+        _step(g)
+
+
+def _until(g: Game, done: Callable[[], bool]) -> None:
+    """Play :func:`_step` until ``done()``."""
+    while not done():
+        assert not g.results, "the hand ended first"
+        _step(g)
 
 
 def test_tw_11_exhaustive_draw_leaves_the_reserve_pays_nothing_and_the_dealer_continues() -> None:
@@ -277,6 +274,7 @@ def test_tw_11_exhaustive_draw_leaves_the_reserve_pays_nothing_and_the_dealer_co
 
 
 def _step(g: Game) -> None:
+    """One action: pass every call, throw the drawn tile (or the first one after a call)."""
     s = g.to_act()[0]
     legal = list(g.legal_actions(s))
     pick = next((a for a in legal if a.type is A.PASS), None)
@@ -301,16 +299,79 @@ def test_tw_11_reserve_options() -> None:
     assert RS.with_tw(reserve="plus_one_per_kong").reserve(g) == 18
 
 
+PAIRS = "3m3m6m6m9m9m3p3p6p6p9p9p3s3s6s6s"  # pairs of kinds J3 holds one of
+
+
 def test_tw_11_only_a_win_may_claim_the_last_discard() -> None:
-    g = scripted([J0, J1, J2, J3])
-    while g.live_left > 16:
-        _step(g)
-    # the seat that drew the last tile discards: nobody may chi or pon it
-    assert g.phase is Phase.TURN
-    seat = g.current
-    d = g.code(g.drawn)
-    g.play(Action(A.DISCARD, seat, d))
-    assert g.results and g.results[-1].kind == "exhaustive"
+    g = scripted([J0, J1, PAIRS, J3])
+    _until(g, lambda: g.phase is Phase.TURN and g.current == 3 and g.live_left == 20)
+    g.play(Action(A.DISCARD, 3, 11))  # 3p with more than R tiles left: seat 2 may pon it
+    assert Action(A.PON, 2, -1, (11, 11)) in g.legal_actions(2)
+    g.play(Action(A.PASS, 2))
+    _until(g, lambda: g.phase is Phase.TURN and g.live_left == 16)
+    assert g.current == 3  # seat 3 drew the last tile (海底); seat 2 holds 6p6p
+    g.play(Action(A.DISCARD, 3, 14))
+    assert g.results[-1].kind == "exhaustive"  # no pon offered: the hand is drawn at once
+
+
+def test_tw_11_a_kong_on_the_last_tile_is_replaced_from_the_reserve() -> None:
+    # A8: replacement draws may come from the reserve while any tile remains.
+    g = scripted([J0, J1, J3, "3333m6m9m9p5s7s1z2z3z4z5z6z7z"], rs=RS.with_tw(flowers=False))
+    _until(g, lambda: g.phase is Phase.TURN and g.live_left == 16)
+    assert g.current == 3 and Action(A.ANKAN, 3, 2) in g.legal_actions(3)
+    g.play(Action(A.ANKAN, 3, 2))
+    assert g.live_left == 15 and g.rinshan_draw and not g.results
+    _step(g)
+    assert g.results[-1].kind == "exhaustive"
+
+
+# reserve "none" and no flowers: the wall's very last tile (the first of ``tail``) is the last
+# normal draw, and it is seat 3's (71 draws after the dealer's 17th).
+LAST = RS.with_tw(flowers=False, reserve="none")
+
+
+def test_tw_11_haitei_pass_four_passes_draw_the_hand() -> None:
+    g = scripted([J0, J1, J2, J3], rs=RS.with_tw(haitei_pass=True))
+    _until(g, lambda: g.phase is Phase.CLAIM)
+    asked: list[int] = []
+    while not g.results:
+        seat = g.to_act()[0]
+        assert g.phase is Phase.CLAIM and g.live_left == 17  # the last tile is still in the wall
+        assert set(g.legal_actions(seat)) == {Action(A.DRAW, seat), Action(A.PASS, seat)}
+        asked.append(seat)
+        g.play(Action(A.PASS, seat))
+    assert asked == [3, 0, 1, 2]  # from the seat due to draw it, in turn order
+    assert g.results[0].kind == "exhaustive" and (g.dealer, g.honba) == (0, 1)
+
+
+def test_tw_11_haitei_pass_the_taker_wins_or_discards_it() -> None:
+    g = scripted([J0, W, J2, J3], tail="5s", rs=LAST.with_tw(haitei_pass=True))
+    _until(g, lambda: g.phase is Phase.CLAIM)
+    run(g, "3x 0x 1w")  # seats 3 and 0 pass the last tile on; seat 1 takes it: 5s
+    assert set(g.legal_actions(1)) == {Action(A.TSUMO, 1), Action(A.DISCARD, 1, 22)}
+    with pytest.raises(IllegalActionError):
+        g.play(Action(A.DISCARD, 1, 3))  # may not keep it
+    g.play(Action(A.TSUMO, 1))
+    seat, tai, deltas = last_win(g)
+    assert seat == 1 and tai == {"T-10": 3, "T-14": 1}
+    assert deltas == (-(50 + 20 * 5), 410, -130, -130)
+
+
+def test_tw_11_without_haitei_pass_the_last_tile_is_simply_drawn() -> None:
+    g = scripted([J0, J1, J2, J3], tail="5s", rs=LAST)
+    _until(g, lambda: g.live_left == 0)
+    assert g.phase is Phase.TURN and g.current == 3 and g.code(g.drawn) == 22
+    assert Action(A.DISCARD, 3, 0) in g.legal_actions(3)  # any tile may go
+
+
+def test_tw_t14_last_tile_through_the_table_ron_only_with_haitei_ron() -> None:
+    for on, extra in ((False, {}), (True, {"T-14": 1})):
+        g = scripted([J0, W, J2, J3], tail="5s", rs=LAST.with_tw(haitei_ron=on))
+        _until(g, lambda g=g: g.live_left == 0)
+        run(g, "3d5s 1h")  # the last tile's discard
+        seat, tai, deltas = last_win(g)
+        assert seat == 1 and tai == {"T-16": 2, "T-5": 1, **extra}
+        assert deltas[3] == -(50 + 20 * (3 + len(extra)))
 
 
 def test_tw_12_declared_tenpai_fixes_the_hand_and_earns_earth_ready_on_the_first_discard() -> None:
@@ -340,6 +401,82 @@ def test_tw_12_later_declaration_is_plain_declared_tenpai() -> None:
     g.play(Action(A.TSUMO, 1))
     _, tai, _ = last_win(g)
     assert tai == {"T-3": 1, "T-10": 3}
+
+
+# J0, J1 and J3 hold no 3m, 6m or 9m: seat 1's hands below may hold (and draw) all four.
+NINES = "999m123456m234p88p34s"  # waits 2s/5s with a concealed 999m
+
+
+def test_tw_12_declaration_on_the_discard_after_a_call_then_an_added_kong() -> None:
+    # Seat 1 pons the dealer's 9m and declares with the discard that follows (TW-12: when
+    # discarding; open hands too); later it draws the fourth 9m: an added kong is allowed, and
+    # a win on its replacement is 宣告聴牌 + 自摸 + 槓上開花.
+    g = scripted([J0, "9m9m123456m234p88p34s9p", J1, J3], draws="9m" + "7z" + "6z" + "5z" + "9m", tail="5s")
+    run(g, "0d9m 1p99m")
+    assert Action(A.RIICHI, 1, 17) in g.legal_actions(1)
+    run(g, "1r9p")
+    assert g.seats[1].riichi == 1  # not 地聴: a call came before (its own)
+    run(g, "2d7z 3d6z 0d5z")
+    assert set(g.legal_actions(1)) == {Action(A.KAKAN, 1, 8), Action(A.DISCARD, 1, 8)}
+    assert Action(A.RIICHI, 1, 8) not in g.legal_actions(1)  # one declaration only
+    run(g, "1k9m")
+    g.play(Action(A.TSUMO, 1))
+    seat, tai, _ = last_win(g)
+    assert seat == 1 and tai == {"T-3": 1, "T-4": 1, "T-13": 1}
+
+
+def test_tw_12_concealed_kong_after_declaring_only_when_the_waits_stay() -> None:
+    g = scripted([J0, NINES, J1, J3], draws="7z" + "6z" + "5z" + "4z" + "3z" + "9m")
+    run(g, "0d7z 1r6z 2d5z 3d4z 0d3z")
+    assert Action(A.ANKAN, 1, 8) in g.legal_actions(1)  # 999m+9m: waits 2s/5s either way
+    g = scripted([J0, "3334m234p789p567s123s", J1, J3], draws="7z" + "6z" + "5z" + "4z" + "3z" + "3m")
+    run(g, "0d7z 1r6z 2d5z 3d4z 0d3z")
+    # 3334m waits 2m/4m/5m; a kong of 3m would leave 4m alone: refused, the 3m must go
+    assert list(g.legal_actions(1)) == [Action(A.DISCARD, 1, 2)]
+
+
+def test_tw_t18_earth_ready_needs_no_call_before_it_by_default() -> None:
+    hands = [J0, W, "9m9m3m6m3p6p9p3s6s9s1z2z3z4z5z6z", J3]
+    for requires, riichi in ((True, 1), (False, 2)):
+        g = scripted(hands, draws="9m" + "5z" + "6z" + "7z", rs=RS.with_tw(earth_ready_requires_no_calls=requires))
+        run(g, "0d9m 2p99m 2d1z 3d5z 0d6z 1r7z")  # seat 1's first discard, after seat 2's pon
+        assert g.seats[1].turns == 1 and g.seats[1].riichi == riichi
+
+
+def test_tw_t19_heaven_ready_declared_before_the_first_draw() -> None:
+    rs = RS.with_tw(tenting=True)
+    g = scripted([J0, W, J2, J3], draws="9m" + "5s", rs=rs)
+    assert g.phase is Phase.TURN and g.current == 0  # never the dealer
+    run(g, "0d9m")
+    assert g.phase is Phase.CLAIM and set(g.legal_actions(1)) == {Action(A.RIICHI, 1), Action(A.PASS, 1)}
+    run(g, "1r")
+    assert g.seats[1].riichi and len(g.seats[1].tiles) == 17  # declared, then drew
+    g.play(Action(A.TSUMO, 1))
+    seat, tai, deltas = last_win(g)
+    assert seat == 1 and tai == {"T-19": 8, "T-18b": 2}  # no T-3/T-5/T-10; 不求 2 on a self-draw
+    assert deltas == (-(50 + 20 * 11), 770, -250, -250)
+    # passing the offer is an ordinary draw; a hand that is not tenpai is not asked
+    g = scripted([J0, W, J2, J3], draws="9m" + "8m" + "7m", rs=rs)
+    run(g, "0d9m 1x")
+    assert g.phase is Phase.TURN and g.current == 1 and not g.seats[1].riichi
+    run(g, "1d8m")
+    assert g.phase is Phase.TURN and g.current == 2
+    # without the option nobody is asked
+    g = scripted([J0, W, J2, J3], draws="9m" + "5s")
+    run(g, "0d9m")
+    assert g.phase is Phase.TURN and g.current == 1
+
+
+def test_tw_t13_win_on_a_flower_or_kong_replacement_through_the_table() -> None:
+    for on, extra in ((True, {"T-13": 1}), (False, {})):
+        g = scripted([J0, W, J2, J3], draws="9m" + "1f", tail="5s", rs=RS.with_tw(kong_bloom_on_flower=on))
+        run(g, "0d9m")  # seat 1 draws 1f, exposes it, takes 5s from the tail
+        g.play(Action(A.TSUMO, 1))
+        assert last_win(g)[1] == {"T-10": 3, **extra}  # 1f is East's flower, not South's
+    g = scripted([J0, NINES, J1, J3], draws="7z" + "9m", tail="5s", rs=RS.with_tw(kong_bloom_on_flower=False))
+    run(g, "0d7z 1a9m")
+    g.play(Action(A.TSUMO, 1))
+    assert last_win(g)[1] == {"T-10": 3, "T-13": 1}  # a concealed kong keeps the hand concealed
 
 
 # ---------------------------------------------------------------------- TW-13 and special wins
@@ -421,10 +558,6 @@ def test_tw_t31_eight_immortals_all_three_pay() -> None:
     assert deltas == (-310, 890, -290, -290)
 
 
-def test_tw_t30_seven_rob_one_through_the_state_machine() -> None:
-    test_tw_14_seven_rob_one_b_draw_the_seventh_when_the_eighth_is_out()
-
-
 def test_tw_14_dealt_flowers_the_dealer_wins_at_once() -> None:
     hands = ["1f2f3f4f5f6f7f8f1m4m7m1p4p7p1s4s", J1, J2, J3]
     g = scripted(hands, draws="9m", tail="2m3m5m6m8m9m2p3p")
@@ -441,6 +574,19 @@ def test_tw_t23_dealt_flowers_a_non_dealer_wins_at_its_first_draw() -> None:
     g = scripted(hands, draws="9m" + "8s" + "7s", tail="2m5m8m2p5p8p2s5s")
     assert not g.results
     run(g, "0d9m 1d8s")
+    seat, tai, deltas = last_win(g)
+    assert seat == 2 and tai == {"T-30": 8, "T-23": 4, "T-9b": 2, "T-9": 1}
+    assert deltas == (-370, 0, 370, 0)
+
+
+def test_tw_14_a_dealt_flower_winner_claims_nothing_before_its_first_draw() -> None:
+    # Seat 2 meets 七搶一 in the deal (the dealer holds 8f): it wins when it first draws (T-23),
+    # so it is not offered a pon of the dealer's 9m on the way, which would skip that draw.
+    hands = ["8f1m4m7m1p4p7p1s4s7s1z2z3z4z5z6z", J1, "1f2f3f4f5f6f7f9m9m6m3p6p9p3s6s9s", J3]
+    g = scripted(hands, draws="9m" + "8s" + "7s", tail="2m5m8m2p5p8p2s5s")
+    g.play(Action(A.DISCARD, 0, 8))
+    assert 2 not in g.to_act()
+    run(g, "1d8s")
     seat, tai, deltas = last_win(g)
     assert seat == 2 and tai == {"T-30": 8, "T-23": 4, "T-9b": 2, "T-9": 1}
     assert deltas == (-370, 0, 370, 0)
@@ -464,6 +610,7 @@ def test_tw_3_dealer_rotation_and_continuation_tai_over_a_scripted_game() -> Non
     g.play(Action(A.TSUMO, 0))  # 天胡 with n = 1: dealer tai 1 + 2 = 3 on every payment
     each = 50 + 20 * (24 + 3)
     assert g.results[1].deltas == (3 * each, -each, -each, -each)
+    assert g.results[1].wins[0].score.details["continuation"] == 1
     assert (g.dealer, g.honba) == (0, 2)  # the dealer won: continues, n = 2
     run(g, "0d9m 1d7z 2d6z 3d5s 1h")
     assert g.results[2].wins[0].seat == 1
@@ -483,7 +630,7 @@ def test_tw_3_game_ends_when_the_deal_leaves_the_last_rounds_fourth_dealer() -> 
 # ---------------------------------------------------------------------- self-play
 
 
-def _rotation_ok(g: Game) -> None:
+def _rotation_ok(g: Game, base: int = 50, rate: int = 20, cap: int | None = None) -> None:
     """TW-3 on every consecutive pair of hands; TW-13 payments for every win."""
     for a, b in zip(g.results, g.results[1:]):
         dealer = a.hand_number
@@ -500,7 +647,8 @@ def _rotation_ok(g: Game) -> None:
             payers = [s for s in range(4) if r.deltas[s] < 0]
             for p in payers:
                 d = 1 + 2 * r.honba if r.hand_number in (w.seat, p) else 0
-                assert -r.deltas[p] == 50 + 20 * (t + d)
+                if len(r.wins) == 1:
+                    assert -r.deltas[p] == base + rate * min(t + d, cap if cap is not None else t + d)
 
 
 def test_tw_selfplay_1000_hands_finish_with_tile_and_point_conservation() -> None:
@@ -521,6 +669,57 @@ def test_tw_selfplay_1000_hands_finish_with_tile_and_point_conservation() -> Non
             kinds[r.kind] += 1
         seed += 1
     assert kinds["ron"] and kinds["tsumo"] and kinds["exhaustive"]
+
+
+# Every option away from its default (those the table plays included), for save/reload and copies.
+ODD = RS.with_tw(
+    rounds=1,
+    haitei_pass=True,
+    tenting=True,
+    multi_win="all",
+    reserve="plus_one_per_kong",
+    seat_wind_mode="dealer_east",
+    base=100,
+    rate=30,
+    tai_cap=30,
+    haitei_ron=True,
+    kong_bloom_on_flower=False,
+    earth_ready_requires_no_calls=False,
+    no_kong_before_discard_after_call=True,
+    no_discard_same_as_called=True,
+    no_call_own_discard_kind_same_round=True,
+    tai={"sanankou": 3, "suuankou": 6, "tenhou": 16},
+)
+
+
+def test_taiwan16_game_under_non_default_options_saves_reloads_and_copies() -> None:
+    """The bot stores ruleset + options + seed + actions (Game.to_dict); the AI looks ahead on
+    Game.copy(). Both must hold under every option, the one-seat windows included."""
+    assert find_ruleset("taiwan16").with_options(**ODD.options_dict()) == ODD
+    windows = 0
+
+    def look_ahead(g: Game, step: int) -> None:
+        nonlocal windows
+        windows += g.phase is Phase.CLAIM
+        if step % 97 == 0 or g.phase is Phase.CLAIM:
+            check_copy_isolated(g, step, ahead=12)
+
+    for seed in range(2):
+        g = play_random(ODD, seed, eager=True, max_steps=400000, on_step=look_ahead)
+        check_reload(g)
+        _rotation_ok(g, ODD.tw.base, ODD.tw.rate, ODD.tw.tai_cap)
+    assert windows  # the tenting / haitei windows were met and copied
+
+
+def test_taiwan16_selfplay_with_the_table_windows_keeps_every_tile() -> None:
+    rs = RS.with_tw(rounds=1, haitei_pass=True, tenting=True)
+    answers: Counter[str] = Counter()
+    for seed in range(4):
+        g = play_random(rs, 100 + seed, check_every=1, eager=True, max_steps=400000)
+        assert g.over and sum(g.scores) == 0
+        _rotation_ok(g)
+        answers.update(a.type.name for a in g.actions if a.type is A.DRAW)
+    assert answers["DRAW"]  # the last tile was offered and taken (天聴 needs a tenpai deal: T-19's test)
 
 
 @pytest.mark.skipif(not os.environ.get("JANTAKU_LONG"), reason="1,000 full games take ~5 min: run with JANTAKU_LONG=1")

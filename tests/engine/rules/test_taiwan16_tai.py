@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.notation import Meld, MeldType
+from engine.hand.decompose import Wait, decompositions, wait_readings
 from engine.rules import find_ruleset
 from engine.rules.taiwan16 import TaiValues, TaiwanOptions
 from engine.rules.taiwan16.tai import NotAWin, Situation, evaluate_tai, settle, shape_waits
@@ -261,6 +261,18 @@ def test_tw_t16_pinghu_conditions() -> None:
     assert "T-16" not in items(tw(f"{hand} ron 2s seat=S from=W"))
 
 
+def test_tw_t16_no_pinghu_when_another_winning_kind_reads_as_an_edge() -> None:
+    # 12345s waits 3s and 6s. A win on 6s reads only as two-sided (123s + 45s→6s), but the other
+    # winning kind 3s also reads as the edge 12s→3s: "待ちのなかに…ペンチャンがあったら,
+    # 両面で上がっても認められない". The wait set decides, not the tile that came.
+    hand = "123m456m234p88p12345s"
+    assert shape_waits(_counts(hand)) == [20, 23]
+    c = _counts(hand)
+    c[23] += 1
+    assert all(w is Wait.RYANMEN for sets, pair in decompositions(c) for w, _ in wait_readings(sets, pair, 23))
+    assert items(tw(f"{hand} ron 6s seat=S from=W")) == {"T-5": 1}
+
+
 def test_tw_t17_three_concealed_triplets_not_by_a_discard() -> None:
     r = tw("111m222p333s456p78s99m ron 9s seat=S from=W")
     assert items(r)["T-17"] == 2
@@ -449,5 +461,3 @@ def _counts(text: str) -> list[int]:
 def parse_kinds(text: str) -> list[int]:
     return list(parse_tiles(text))
 
-
-_ = (Meld, MeldType)
