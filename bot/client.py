@@ -27,6 +27,9 @@ class JantakuBot(commands.Bot):
 
     def __init__(self, settings: Settings, **kwargs: object) -> None:
         intents = discord.Intents.default()
+        # the bot reads no messages (slash commands and buttons arrive as interactions): without
+        # these it is not sent every message of every channel it can see, nor one per own edit
+        intents.guild_messages = intents.dm_messages = False
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.repo = Repository(settings.database)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -30,11 +31,65 @@ from engine.table.game import Game, IllegalActionError, Phase
 log = logging.getLogger(__name__)
 A = ActionType
 
-PLAYABLE = ("riichi", "tenhou", "mleague", "sanma")
-
-
 class TableError(Exception):
     """A request the table refuses; the message is a plain sentence for the user."""
+
+
+# The order /table open lists them in; a registered ruleset missing here comes after these.
+_ORDER = ("riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "sanma", "pk", "seigou", "shoukou", "taiwan16", "chinitsu_toutenkou")
+#: Registered rulesets whose table does not play yet (none: every ruleset's hooks run a whole game,
+#: tests/cogs/test_variant_games.py plays each variant through Discord).
+NOT_AT_TABLE: frozenset[str] = frozenset()
+PLAYABLE: tuple[str, ...] = tuple(
+    n for n in sorted(ruleset_names(), key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n)) if n not in NOT_AT_TABLE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Length:
+    """One choice of ``/table open length``: its value, a label for the list, and the ruleset
+    options it sets (``{}`` = the ruleset's own default)."""
+
+    value: str
+    label: str
+    options: dict[str, Any]
+
+
+def lengths(name: str) -> list[Length]:
+    """The game lengths a ruleset offers, its own default first (rounds for taiwan16, hands for
+    chinitsu_toutenkou's one-hand settlements, hanchan/tonpuu for the riichi family)."""
+    rs = find_ruleset(name)
+    tw = getattr(rs, "tw", None)
+    if tw is not None:  # TW-3: four rounds; shorter games are the option's other values
+        rounds = [tw.rounds] + [r for r in (1, 2, 3, 4) if r != tw.rounds]
+        winds = ("East", "East and South", "East, South, West", "all four winds")
+        return [Length(f"{r}-round{'s' if r > 1 else ''}", f"{r} round{'s' if r > 1 else ''} ({winds[r - 1]})", {"tw": {"rounds": r}}) for r in rounds]
+    ct = getattr(rs, "ct", None)
+    if ct is not None:  # CT-A12: one-hand settlements; a table plays ct.table_hands of them
+        hands = [ct.table_hands] + [h for h in (3, 6, 9, 12) if h != ct.table_hands]
+        return [Length(f"{h}-hands", f"{h} hands", {"ct": {"table_hands": h}}) for h in hands]
+    east_south = Length("hanchan", "hanchan (East and South rounds)", {"hanchan": True})
+    east = Length("tonpuu", "tonpuu (East round only)", {"hanchan": False})
+    return [east_south, east] if rs.options.hanchan else [east, east_south]
+
+
+def length_of(name: str, length: str | None) -> Length:
+    """The :class:`Length` ``length`` names (None: the ruleset's default). Accepts the listed
+    values, ``N`` for rounds/hands, and ``tonpuu``/``hanchan`` for 1/2 taiwan16 rounds."""
+    choices = lengths(name)
+    if length is None or not length.strip():
+        return choices[0]
+    key = length.strip().lower().replace(" ", "-")
+    if choices[0].value.endswith(("round", "rounds")):
+        key = {"tonpuu": "1", "hanchan": "2"}.get(key, key)
+    for c in choices:
+        if key == c.value or key == c.value.split("-")[0]:
+            return c
+    m = re.fullmatch(r"(\d{1,2})(?:-(?:hands?|rounds?))?", key)
+    if m and choices[0].value.endswith("hands") and 1 <= int(m[1]) <= 60:
+        n = int(m[1])
+        return Length(f"{n}-hands", f"{n} hands", {"ct": {"table_hands": n}})
+    raise TableError(f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not '{length}'")
 
 
 @dataclass(slots=True)
@@ -91,7 +146,8 @@ class Update:
 Listener = Callable[[Update], Awaitable[None]]
 
 
-def ruleset_for_table(name: str, length: str | None) -> Ruleset:
+def ruleset_for_table(name: str, length: str | None = None) -> Ruleset:
+    """The ruleset a table of ``name`` plays, with the length's options (TableError if it cannot)."""
     if name not in PLAYABLE:
         if name in ruleset_names():
             raise TableError(f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(PLAYABLE)}")
@@ -100,9 +156,26 @@ def ruleset_for_table(name: str, length: str | None) -> Ruleset:
         rs = find_ruleset(name)
     except UnknownRuleset as e:
         raise TableError(str(e)) from None
-    if length == "tonpuu":
-        rs = rs.with_options(hanchan=False)
-    return rs
+    opts = length_of(name, length).options
+    return rs.with_options(**opts) if opts else rs
+
+
+def table_ruleset(row: TableRow) -> Ruleset:
+    """The ruleset of a stored table: its name and its saved options."""
+    rs = find_ruleset(row.ruleset)
+    return rs.with_options(**row.options) if row.options else rs
+
+
+def length_text(row: TableRow) -> str:
+    """How long the table's game lasts, in its ruleset's terms ("tonpuu", "1 round", "6 hands")."""
+    rs = table_ruleset(row)
+    tw = getattr(rs, "tw", None)
+    if tw is not None:
+        return f"{tw.rounds} round{'s' if tw.rounds > 1 else ''}"
+    ct = getattr(rs, "ct", None)
+    if ct is not None:
+        return f"{ct.table_hands} hands"
+    return "hanchan" if rs.options.hanchan else "tonpuu"
 
 
 class TableService:
@@ -112,6 +185,8 @@ class TableService:
         self.listeners: list[Listener] = []
         self.ai_delay = ai_delay
         self.on_timer_change: Callable[[], None] | None = None
+        #: the seed of a new table's game (tests replace it to play a known deal)
+        self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
 
     # ---------------------------------------------------------------- lobby
 
@@ -124,7 +199,7 @@ class TableService:
         opener_name: str,
         ruleset: str = "riichi",
         mode: str = "live",
-        length: str = "hanchan",
+        length: str | None = None,
         turn_seconds: int = 30,
         bank_seconds: int = 60,
         async_hours: int = 24,
@@ -133,14 +208,14 @@ class TableService:
         rs = ruleset_for_table(ruleset, length)
         if mode not in ("live", "async"):
             raise TableError("mode must be live or async")
-        options = {"hanchan": False} if length == "tonpuu" else {}
+        options = rs.options_dict()  # only what differs from the ruleset's defaults
         tid = await self.repo.create_table(
             guild_id=guild_id,
             channel_id=channel_id,
             opener_id=opener_id,
             ruleset=rs.name,
             options=options,
-            seed=secrets.token_hex(8),
+            seed=self.new_seed(),
             mode=mode,
             turn_seconds=max(5, turn_seconds),
             bank_seconds=max(0, bank_seconds),
@@ -156,7 +231,7 @@ class TableService:
         return t
 
     def _players(self, t: Table) -> int:
-        return ruleset_for_table(t.row.ruleset, "tonpuu" if t.row.options.get("hanchan") is False else None).players
+        return table_ruleset(t.row).players
 
     async def get(self, table_id: int) -> Table:
         t = self.tables.get(table_id)
@@ -249,10 +324,7 @@ class TableService:
 
     @staticmethod
     def _new_game(row: TableRow) -> Game:
-        rs = find_ruleset(row.ruleset)
-        if row.options:
-            rs = rs.with_options(**row.options)
-        return Game(rs, row.seed)
+        return Game(table_ruleset(row), row.seed)
 
     async def act(self, table_id: int, user_id: int | None, action_text: str, serial: int) -> Update:
         """A human's (or the timer's, with ``user_id=None``) action, validated by the engine."""
@@ -313,13 +385,13 @@ class TableService:
     @staticmethod
     def auto_action(g: Game, seat: int) -> Action:
         legal = list(g.legal_actions(seat))
-        if g.phase is not Phase.TURN:
-            return Action(A.PASS, seat)
+        if g.phase is not Phase.TURN:  # a call window; in seigou's claim window, pass = draw
+            return Action(A.PASS, seat) if Action(A.PASS, seat) in legal else legal[0]
         if g.drawn >= 0:
             tsumogiri = Action(A.DISCARD, seat, g.code(g.drawn))
             if tsumogiri in g.legal_actions(seat):
                 return tsumogiri
-        return next(a for a in legal if a.type is A.DISCARD)
+        return next((a for a in legal if a.type is A.DISCARD), legal[0])
 
     async def set_auto(self, table_id: int, user_id: int, what: str, on: bool) -> Table:
         t = await self.get(table_id)
@@ -335,12 +407,15 @@ class TableService:
         """A human's standing orders: auto-win, auto-pass (no calls), auto-tsumogiri."""
         s = t.seats[seat]
         legal = list(g.legal_actions(seat))
+        if len(legal) == 1 and legal[0].type in (A.TSUMO, A.RON):
+            return legal[0]  # a win the rules make compulsory (chinitsu_toutenkou CT-F1, CT-C2)
         if s.auto_win:
             for a in legal:
                 if a.type in (A.TSUMO, A.RON):
                     return a
         if g.phase is not Phase.TURN:
-            if s.auto_pass and not any(a.type is A.RON for a in legal):
+            # auto-pass declines calls and claims (seigou: pass = draw), never taiwan16's last tile
+            if s.auto_pass and not any(a.type in (A.RON, A.DRAW) for a in legal):
                 return Action(A.PASS, seat)
             return None
         if s.auto_tsumogiri and g.drawn >= 0 and not g.after_call:

@@ -1,10 +1,12 @@
 """Buttons: every game action is a ``DynamicItem`` whose ``custom_id`` carries table, serial and action.
 
-``mj:<table>:<serial>:<action>`` — an engine action (``1d5m``, ``2h``, ...), valid while the
-table's decision serial is unchanged ("that turn has passed" otherwise);
-``mjr:<table>:<serial>:<seat>`` — open the riichi chooser; ``mjh:<table>`` — "Show my hand"
-(the ephemeral fallback when direct messages are closed). Because the meaning is in the id, the
-buttons keep working after a restart without any stored view.
+``mj:<table>:<serial>:<action>`` — an engine action (``1d5m``, ``2h``, seigou's ``3p55m@1``,
+shoukou's ``2c34m8m>5m``, ...), valid while the table's decision serial is unchanged ("that turn
+has passed" otherwise); ``mjr:<table>:<serial>:<seat>`` — open the riichi chooser (taiwan16's
+"Declare ready", chinitsu_toutenkou's open riichi too); ``mjw:<table>:<serial>:<action>`` — a
+discard that deals into an open riichi, asking to confirm first (CT-F2); ``mjh:<table>`` — "Show
+my hand" (the ephemeral fallback when direct messages are closed). Because the meaning is in the
+id, the buttons keep working after a restart without any stored view.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.presenter import Presenter, action_label
+from bot.presenter import Presenter, action_label, tile_label
+from bot.render import variants as vr
 from bot.tables import Table, TableError
 from engine.table.actions import Action, ActionType
 
@@ -43,7 +46,7 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z]+)"):
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z>@]+)"):
     def __init__(self, table: int, serial: int, act: str, *, label: str = "", style: discord.ButtonStyle | None = None, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
@@ -68,9 +71,9 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
 
 
 class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjr:(?P<table>\d+):(?P<serial>\d+):(?P<seat>\d)"):
-    def __init__(self, table: int, serial: int, seat: int, *, row: int | None = None) -> None:
+    def __init__(self, table: int, serial: int, seat: int, *, row: int | None = None, label: str = "Riichi…") -> None:
         super().__init__(
-            discord.ui.Button(label="Riichi…", style=discord.ButtonStyle.danger, custom_id=f"mjr:{table}:{serial}:{seat}", row=row)
+            discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=f"mjr:{table}:{serial}:{seat}", row=row)
         )
         self.table = table
         self.serial = serial
@@ -78,7 +81,7 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> RiichiChooser:
-        return cls(int(match["table"]), int(match["serial"]), int(match["seat"]))
+        return cls(int(match["table"]), int(match["serial"]), int(match["seat"]), label=item.label or "Riichi…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
@@ -90,14 +93,62 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
         if t.seat_of(interaction.user.id) != self.seat:
             await _answer(interaction, "that is another player's hand")
             return
-        if t.game is None or t.decision_serial() != self.serial:
+        g = t.game
+        if g is None or t.decision_serial() != self.serial:
             await _answer(interaction, "that turn has passed")
             return
-        options = [a for a in t.game.legal_actions(self.seat) if a.type is A.RIICHI]
+        legal = list(g.legal_actions(self.seat))
+        options = [a for a in legal if a.type is A.RIICHI and a.tile >= 0] + [a for a in legal if a.type is A.OPEN_RIICHI]
         view = discord.ui.View(timeout=None)
         for i, a in enumerate(options[:25]):
-            view.add_item(ActionButton(t.id, self.serial, a.text, label=action_label(a), style=discord.ButtonStyle.danger, row=i // 5))
-        await interaction.response.send_message("Declare riichi with which discard?", view=view, ephemeral=True)
+            view.add_item(ActionButton(t.id, self.serial, a.text, label=action_label(a, g), style=discord.ButtonStyle.danger, row=i // 5))
+        if vr.declare_word(g) != "Riichi":
+            question = "Declare ready (tenpai) with which discard? No stick is paid; after it you may not change your hand."
+        elif any(a.type is A.OPEN_RIICHI for a in options):
+            question = "Declare riichi with which discard? Open riichi shows your hand to everyone (2 points, +50 if a player not in riichi deals in)."
+        else:
+            question = "Declare riichi with which discard?"
+        await interaction.response.send_message(question, view=view, ephemeral=True)
+
+
+class ConfirmDiscard(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjw:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z]+)"):
+    """A discard that deals into an open riichi (CT-F2: the player is asked to confirm it)."""
+
+    def __init__(self, table: int, serial: int, act: str, *, label: str = "", row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or act, style=discord.ButtonStyle.danger, custom_id=f"mjw:{table}:{serial}:{act}", row=row)
+        )
+        self.table = table
+        self.serial = serial
+        self.act = act
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> ConfirmDiscard:
+        return cls(int(match["table"]), int(match["serial"]), match["act"], label=item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: JantakuBot = interaction.client  # type: ignore[assignment]
+        try:
+            t = await bot.service.get(self.table)
+            a = Action.parse(self.act)
+        except (TableError, ValueError) as e:
+            await _answer(interaction, str(e))
+            return
+        if t.seat_of(interaction.user.id) != a.seat:
+            await _answer(interaction, "that is another player's hand")
+            return
+        g = t.game
+        if g is None or t.decision_serial() != self.serial:
+            await _answer(interaction, "that turn has passed")
+            return
+        names = [s.name for s in t.seats]
+        into = vr.dangerous_discards(g, a.seat, [a]).get(a.tile, [])
+        who = ", ".join(names[s] for s in into) or "an open riichi"
+        bonus = "" if g.seats[a.seat].riichi else " and pays them 50 more"
+        view = discord.ui.View(timeout=None)
+        view.add_item(ActionButton(t.id, self.serial, a.text, label=f"Discard {tile_label(a.tile)} anyway", style=discord.ButtonStyle.danger))
+        text = f"Discarding {tile_label(a.tile)} deals into the open riichi of {who}: it wins on that tile{bonus}. Discard it anyway?"
+        await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
 class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjh:(?P<table>\d+)"):
@@ -129,29 +180,52 @@ class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjh:(?
         await interaction.response.send_message(p.hand_text(t, seat), file=file, view=view, ephemeral=True)
 
 
+_ROWS, _PER_ROW = 5, 5  # Discord: at most 5 rows of 5 buttons
+
+
+def _rows(n: int) -> int:
+    return -(-n // _PER_ROW)
+
+
 def hand_view(t: Table, seat: int) -> discord.ui.View:
-    """One button per legal action of this seat (riichi through a chooser)."""
+    """One button per legal action of this seat: the discards on the first rows (a taiwan16 hand
+    may need four), then the riichi chooser ("Declare ready…" in taiwan16, with open riichi in
+    chinitsu_toutenkou), wins, calls, kans, nuki and pass. A discard that deals into an open riichi
+    asks to confirm first (CT-F2)."""
     g = t.game
     assert g is not None
     serial = t.decision_serial()
+    names = [s.name for s in t.seats]
     view = discord.ui.View(timeout=None)
     legal = list(g.legal_actions(seat))
     discards = [a for a in legal if a.type is A.DISCARD]
-    others = [a for a in legal if a.type not in (A.DISCARD, A.RIICHI)]
-    for n, a in enumerate(discards[:15]):
-        view.add_item(ActionButton(t.id, serial, a.text, label=action_label(a), style=discord.ButtonStyle.secondary, row=n // 5))
-    # rows 3 and 4: riichi chooser, wins, calls, kans, pass
+    chosen = [a for a in legal if a.type in (A.RIICHI, A.OPEN_RIICHI) and a.tile >= 0]  # with a discard
+    others = [a for a in legal if a.type is not A.DISCARD and a not in chosen]
     extra: list[tuple[str, Action | None]] = []
-    if any(a.type is A.RIICHI for a in legal):
+    if chosen:
         extra.append(("riichi", None))
     extra += [("act", a) for a in others]
-    for i, (kind, a) in enumerate(extra[:10]):
-        row = 3 + i // 5
-        if kind == "riichi":
-            view.add_item(RiichiChooser(t.id, serial, seat, row=row))
+    room = (_ROWS - min(_rows(len(discards)), _ROWS - 1)) * _PER_ROW
+    if len(extra) > room:  # more choices than buttons (shoukou's transformed calls): wins and pass first
+        keep = [e for e in extra if e[1] is not None and e[1].type in (A.TSUMO, A.RON, A.PASS)]
+        rest = [e for e in extra if e not in keep]
+        extra = [e for e in extra if e in keep or e in rest[: room - len(keep)]]
+    discards = discards[: (_ROWS - _rows(len(extra))) * _PER_ROW]  # the rows the others leave
+    drows = _rows(len(discards))
+    danger = vr.dangerous_discards(g, seat, discards)
+    for n, a in enumerate(discards):
+        if a.tile in danger:
+            view.add_item(ConfirmDiscard(t.id, serial, a.text, label=f"⚠ {action_label(a, g, names)}", row=n // _PER_ROW))
         else:
-            assert a is not None
-            view.add_item(ActionButton(t.id, serial, a.text, label=action_label(a), style=_STYLE.get(a.type, discord.ButtonStyle.primary), row=row))
+            view.add_item(ActionButton(t.id, serial, a.text, label=action_label(a, g, names), style=discord.ButtonStyle.secondary, row=n // _PER_ROW))
+    for i, (kind, other) in enumerate(extra):
+        row = drows + i // _PER_ROW
+        if kind == "riichi":
+            view.add_item(RiichiChooser(t.id, serial, seat, row=row, label=f"{vr.declare_word(g)}…"))
+        else:
+            assert other is not None
+            style = _STYLE.get(other.type, discord.ButtonStyle.primary)
+            view.add_item(ActionButton(t.id, serial, other.text, label=action_label(other, g, names), style=style, row=row))
     return view
 
 
@@ -172,16 +246,17 @@ class Play(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ActionButton, RiichiChooser, ShowHand)
+        self.bot.add_dynamic_items(ActionButton, RiichiChooser, ConfirmDiscard, ShowHand)
         self.bot.presenter = Presenter(self.bot, self.bot.service, view_factory)
         self.bot.service.listeners.append(self.bot.presenter.on_update)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ActionButton, RiichiChooser, ShowHand)
+        self.bot.remove_dynamic_items(ActionButton, RiichiChooser, ConfirmDiscard, ShowHand)
+        self.bot.presenter.close()  # stops the render worker process
 
 
 async def setup(bot: JantakuBot) -> None:
     await bot.add_cog(Play(bot))
 
 
-__all__ = ["ActionButton", "Action", "Play", "RiichiChooser", "ShowHand", "hand_view", "setup"]
+__all__ = ["ActionButton", "Action", "ConfirmDiscard", "Play", "RiichiChooser", "ShowHand", "hand_view", "setup"]

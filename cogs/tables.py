@@ -16,7 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenter import status_text
-from bot.tables import PLAYABLE, Table, TableError
+from bot.tables import PLAYABLE, Table, TableError, length_text, lengths
+from engine.rules.base import find_ruleset
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
@@ -71,7 +72,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @app_commands.command(name="open", description="Open a table in this channel")
     @app_commands.describe(
-        ruleset="rules to play", mode="live (turn clock) or async (deadlines in hours)", length="hanchan or tonpuu",
+        ruleset="rules to play", mode="live (turn clock) or async (deadlines in hours)",
+        length="how long the game lasts (the ruleset's own default if left out): hanchan/tonpuu, taiwan16 rounds, chinitsu_toutenkou hands",
         turn_timer="seconds per turn in live mode", hours="hours per turn in async mode",
         on_expiry="async mode: at the deadline play the drawn tile / pass (auto) or keep waiting (wait)",
         thread="play in a new thread under this channel",
@@ -81,7 +83,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         interaction: discord.Interaction,
         ruleset: str = "riichi",
         mode: Literal["live", "async"] = "live",
-        length: Literal["hanchan", "tonpuu"] = "hanchan",
+        length: str | None = None,
         turn_timer: app_commands.Range[int, 5, 600] = 30,
         hours: app_commands.Range[int, 1, 168] = 24,
         on_expiry: Literal["auto", "wait"] = "auto",
@@ -100,7 +102,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             on_expiry=on_expiry,
         )
         await interaction.response.send_message(
-            f"Table #{t.id} is open ({t.row.ruleset}, {length}, {mode}). Join with `/table join`, fill seats with "
+            f"Table #{t.id} is open ({t.row.ruleset}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
             f"`/table add-ai`, then `/table start`."
         )
         if thread:
@@ -112,7 +114,24 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @open.autocomplete("ruleset")
     async def _ruleset_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=r, value=r) for r in PLAYABLE if current.lower() in r]
+        out = []
+        for r in PLAYABLE:
+            about = f"{r} — {find_ruleset(r).description}"
+            if current.lower() in about.lower():
+                out.append(app_commands.Choice(name=about[:100], value=r))
+        return out[:25]
+
+    @open.autocomplete("length")
+    async def _length_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The lengths of the ruleset chosen so far (riichi's when none is), its default first."""
+        name = str(getattr(interaction.namespace, "ruleset", None) or "riichi")
+        if name not in PLAYABLE:
+            return []
+        return [
+            app_commands.Choice(name=c.label, value=c.value)
+            for c in lengths(name)
+            if current.lower() in c.label.lower() or current.lower() in c.value
+        ]
 
     @app_commands.command(name="join", description="Sit down at a table")
     async def join(self, interaction: discord.Interaction, table: int | None = None) -> None:
@@ -167,8 +186,17 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         from engine.logs.export import dumps_mjai, to_tenhou6
 
         names = [s.name for s in t.seats]
-        t6 = json.dumps(to_tenhou6(t.game, names=names), ensure_ascii=False).encode()
-        mj = dumps_mjai(t.game, names=names).encode()
+        own = json.dumps({**t.game.to_dict(), "names": names}, ensure_ascii=False).encode()
+        try:
+            t6 = json.dumps(to_tenhou6(t.game, names=names), ensure_ascii=False).encode()
+            mj = dumps_mjai(t.game, names=names).encode()
+        except ValueError:  # taiwan16, chinitsu_toutenkou: no tenhou.net/6 or mjai form
+            await interaction.response.send_message(
+                f"Table #{t.id}: {t.row.ruleset} games have no tenhou.net/6 or mjai form; here is the game as "
+                "its ruleset, options, seed and actions, from which the engine replays it exactly.",
+                files=[discord.File(io.BytesIO(own), f"table-{t.id}.jantaku.json")],
+            )
+            return
         await interaction.response.send_message(
             f"Table #{t.id}: open the .json in a tenhou.net/6 viewer.",
             files=[discord.File(io.BytesIO(t6), f"table-{t.id}.json"), discord.File(io.BytesIO(mj), f"table-{t.id}.mjai.jsonl")],

@@ -1,6 +1,8 @@
-"""The AI seats (bot/ai/policy.py): always legal, win when they can, riichi with a decent wait,
-fold against a riichi when far from tenpai, and the fast efficiency search gives exactly what
-scoring every discard in full gives.
+"""The AI seats (bot/ai/policy.py): always legal in every registered ruleset, games of AI seats
+finish, win when they can, riichi with a decent wait, fold against a riichi when far from tenpai,
+the rules of each variant (pk furiten riichi and anchored calls, seigou own-turn claims, shoukou
+transformed calls, chinitsu_toutenkou nuki and open riichi, taiwan16 declared tenpai), and the
+fast efficiency search gives exactly what scoring every discard in full gives.
 
 Positions come from seeded games (AI play, sometimes mixed with random legal actions so that
 calls, kans and odd scores occur), played until the situation under test arises.
@@ -16,32 +18,57 @@ import pytest
 
 from bot.ai import policy
 from bot.ai.policy import POLICIES, greedy, smart
-from engine.rules import Ruleset, find_ruleset
+from bot.ai.profile import profile_of
+from engine.rules import Ruleset, find_ruleset, ruleset_names
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase
 from engine.tiles import RED, YAOCHU
 
 A = ActionType
 RULESETS = ("riichi", "sanma")
+EVERY = tuple(ruleset_names())
+VARIANTS = ("pk", "seigou", "shoukou", "chinitsu_toutenkou", "taiwan16")
 # with one of these offered, smart does something else first (win, kita, kan, abort)
 _FIRST = {A.TSUMO, A.KITA, A.ANKAN, A.KAKAN, A.KYUUSHU}
 
 
-def visible(g: Game) -> list[int]:
-    """Copies of each kind every seat sees outside its own hand (rivers, melds, kita, dora)."""
+def visible(g: Game, seat: int = -1) -> list[int]:
+    """Copies of each kind a seat sees outside its own hand (rivers, melds, kita, dora, and an
+    open riichi's shown hand); flowers are not counted."""
     seen = [0] * 34
+
+    def add(kind: int) -> None:
+        if kind < 34:
+            seen[kind] += 1
+
     for st in g.seats:
         for t, called in zip(st.river, st.river_called):
             if not called:
-                seen[g.kind(t)] += 1
+                add(g.kind(t))
         for m in st.melds:
             for t in m.tiles:
-                seen[g.kind(t)] += 1
+                add(g.kind(t))
         for t in st.kita:
-            seen[g.kind(t)] += 1
+            add(g.kind(t))
     for t in g.dora_indicators():
-        seen[g.kind(t)] += 1
+        add(g.kind(t))
+    shown = getattr(g.ruleset, "shown_tiles", None)
+    if shown is not None:
+        for other in range(g.players):
+            if other != seat:
+                for code in shown(g, other):
+                    add(code & ~RED)
     return seen
+
+
+def short(rs: Ruleset) -> Ruleset:
+    """The shortest game a ruleset has: tonpuu, one wind round (taiwan16), two hands
+    (chinitsu_toutenkou's table game)."""
+    if rs.name == "taiwan16":
+        return rs.with_options(tw={"rounds": 1})
+    if rs.name == "chinitsu_toutenkou":
+        return rs.with_options(ct={"table_hands": 2})
+    return rs.with_options(hanchan=False) if rs.options.hanchan else rs
 
 
 def positions(rs: Ruleset, tag: str, games: int, *, mix: float = 0.0) -> Iterator[tuple[Game, int]]:
@@ -196,16 +223,20 @@ def test_folds_with_genbutsu_when_far_from_tenpai(ruleset: str) -> None:
 # -- the fast search is exact ----------------------------------------------------------------
 
 
-def _random_hand(rng: random.Random, removed: frozenset[int]) -> list[int]:
-    """A 3n+2 concealed hand, often shaped toward chiitoitsu or kokushi, or open (fewer tiles)."""
-    pool = [k for k in range(34) if k not in removed for _ in range(4)]
-    size = rng.choice([14, 14, 14, 11, 8, 5, 2])
+def _random_hand(rng: random.Random, rs: Ruleset, copies: list[int]) -> list[int]:
+    """A 3n+2 concealed hand of the ruleset's size, often shaped toward chiitoitsu or kokushi, or
+    open (fewer tiles)."""
+    removed = rs.removed_kinds
+    kinds_left = [k for k in range(34) if k not in removed]
+    pool = [k for k in kinds_left for _ in range(copies[k])]
+    full = 3 * rs.max_sets + 2
+    size = rng.choice([full, full, full, full - 3, full - 6, 5, 2])
     shape = rng.random()
     if shape < 0.2:  # pairs
-        ks = rng.sample([k for k in range(34) if k not in removed], 7)
+        ks = rng.sample(kinds_left, (size + 1) // 2)
         tiles = [k for k in ks for _ in range(2)][:size]
     elif shape < 0.35:  # terminals and honours
-        tiles = rng.sample([k for k in YAOCHU for _ in range(4)], size)
+        tiles = rng.sample([k for k in YAOCHU if k not in removed for _ in range(copies[k])], size)
     else:
         tiles = rng.sample(pool, size)
     c = [0] * 34
@@ -214,51 +245,89 @@ def _random_hand(rng: random.Random, removed: frozenset[int]) -> list[int]:
     return c
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+CALCULATORS = ("riichi", "sanma", "taiwan16", "chinitsu_toutenkou")  # pk, seigou, shoukou: riichi's
+
+
+@pytest.mark.parametrize("ruleset", CALCULATORS)
 def test_efficiency_matches_the_calculator(ruleset: str) -> None:
-    """Shanten and ukeire per discard from the suit-by-suit search equal ``calc.shanten`` and
-    ``calc.ukeire(...).count`` (removed kinds have no copies), with and without the tables."""
+    """Shanten and ukeire per discard from the suit-by-suit search equal the ruleset's calculator
+    (``shanten``, and the unseen copies of the kinds whose draw lowers it; removed kinds have no
+    copies), with and without the tables. chinitsu_toutenkou's calculator has no tables and its
+    ``forms`` is a lower bound: there ukeire counts the kinds ``forms`` says lower the shanten,
+    which include every kind that does."""
     rs = find_ruleset(ruleset)
     calc = rs.shanten_calculator()
+    copies = policy._copies(calc)
+    exact_forms = calc.suit_tables() is not None
     rng = random.Random(f"eff:{ruleset}")
-    for _ in range(600):
-        c = _random_hand(rng, rs.removed_kinds)
-        seen = [rng.randrange(0, 5 - c[k]) if rng.random() < 0.3 else 0 for k in range(34)]
-        avail = [0 if k in rs.removed_kinds else 4 - c[k] - seen[k] for k in range(34)]
+    for _ in range(60 if not exact_forms else 200 if rs.max_sets > 4 else 600):
+        c = _random_hand(rng, rs, copies)
+        seen = [rng.randrange(0, copies[k] + 1 - c[k]) if rng.random() < 0.3 else 0 for k in range(34)]
+        avail = [0 if k in rs.removed_kinds else copies[k] - c[k] - seen[k] for k in range(34)]
         fast = policy._Efficiency(calc, c, list(avail))
         slow = policy._Efficiency(calc, c, list(avail))
-        slow.t = None
+        slow._drop_tables()
         for k in range(34):
             if not c[k]:
                 continue
             c[k] -= 1
             sh = calc.shanten(c)
-            uk = calc.ukeire(c, seen)
-            want = sum(n for kind, n in uk.tiles.items() if kind not in rs.removed_kinds)
+            exact = bound = 0
+            for j in range(34):
+                left = avail[j] + (j == k)
+                if left <= 0 or j in rs.removed_kinds:
+                    continue
+                c[j] += 1
+                exact += left if calc.shanten(c) < sh else 0
+                bound += left if min(calc.forms(c)) < sh else 0
+                c[j] -= 1
             c[k] += 1
             assert fast.shanten(k) == sh == slow.shanten(k)
-            assert fast.ukeire(k, sh) == want == slow.ukeire(k, sh), (c, k)
-            assert fast.bound(k, sh) >= want
+            assert fast.ukeire(k, sh) == bound == slow.ukeire(k, sh) >= exact, (c, k)
+            if exact_forms:
+                assert bound == exact
+            assert fast.bound(k, sh) >= bound
 
 
 def _reference(g: Game, seat: int) -> Action:
-    """Smart's discard choice scored in full for every discard, with ``calc.ukeire``."""
+    """Smart's discard choice scored in full for every discard: the same terms, every kind tried
+    for ukeire, no pruning."""
     legal = list(g.legal_actions(seat))
     discards = [a for a in legal if a.type is A.DISCARD]
     riichi = [a for a in legal if a.type is A.RIICHI]
+    open_riichi = {a.tile: a for a in legal if a.type is A.OPEN_RIICHI}
+    rs = g.ruleset
+    prof = profile_of(rs)
     calc, st = g._calc, g.seats[seat]
     c = st.counts
-    seen = visible(g)
-    removed = g.ruleset.removed_kinds
+    seen = visible(g, seat)
+    removed = rs.removed_kinds
+    copies = policy._copies(calc)
+    avail = [0 if k in removed else max(copies[k] - c[k] - seen[k], 0) for k in range(34)]
     dora = policy._dora_kinds(g)
     threat = any(o.riichi for i, o in enumerate(g.seats) if i != seat)
+    open_waits = policy._open_waits(g, seat)
 
     def after(k: int) -> tuple[int, int]:
         c[k] -= 1
         sh = calc.shanten(c)
-        uk = sum(n for kind, n in calc.ukeire(c, seen).tiles.items() if kind not in removed)
+        uk = 0
+        for j in range(34):
+            left = avail[j] + (j == k)
+            if left > 0:
+                c[j] += 1
+                uk += left if min(calc.forms(c)) < sh else 0
+                c[j] -= 1
         c[k] += 1
         return sh, uk
+
+    def waits_left(k: int) -> int:
+        if calc.suit_tables() is not None:
+            return after(k)[1]
+        c[k] -= 1
+        n = sum(avail[w] + (w == k) for w in calc.waits(c))
+        c[k] += 1
+        return n
 
     fold = threat and min(after(a.tile & ~RED)[0] for a in discards) >= 2
     scored = []
@@ -274,21 +343,33 @@ def _reference(g: Game, seat: int) -> Action:
         if k >= 27 and c[k] == 1:
             s += 0.3
         if threat and sh >= 1:
-            d = policy._danger(g, seat, k, seen)
+            d = policy._danger(g, seat, k, seen, prof.genbutsu)
             s -= 120 * d * (1.5 if sh >= 2 else 0.6) + (policy._FOLD * d if fold else 0)
+        if k in open_waits:
+            s -= 2 * policy._FOLD
         scored.append((s, a))
     best = max(scored, key=lambda x: x[0])  # the first of equals
+    if not prof.furiten_riichi_wins:
+        riichi = [a for a in riichi if not policy._furiten_after(g, seat, calc, a.tile & ~RED)]
     if riichi:
-        waits, choice = max(((after(a.tile & ~RED)[1], a) for a in riichi), key=lambda x: x[0])
-        if waits >= 2 and not (threat and policy._danger(g, seat, choice.tile & ~RED, seen) > 0.6):
+        waits, choice = max(((waits_left(a.tile & ~RED), a) for a in riichi), key=lambda x: x[0])
+        k = choice.tile & ~RED
+        if (
+            waits >= prof.riichi_min_waits
+            and not (threat and policy._danger(g, seat, k, seen, prof.genbutsu) > 0.6)
+            and k not in open_waits
+        ):
+            if prof.open_riichi_min_waits and waits >= prof.open_riichi_min_waits and choice.tile in open_riichi:
+                return open_riichi[choice.tile]
             return choice
     return best[1]
 
 
-@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("ruleset", EVERY)
 def test_discard_choice_equals_full_scoring(ruleset: str) -> None:
     """Branch and bound over the discards picks what scoring every discard in full picks."""
-    rs = find_ruleset(ruleset)
+    rs = short(find_ruleset(ruleset)) if ruleset not in RULESETS else find_ruleset(ruleset)
+    want = 250 if ruleset in RULESETS else 60
     checked = 0
     for g, s in positions(rs, f"bnb:{ruleset}", 20, mix=0.1):
         legal = list(g.legal_actions(s))
@@ -298,6 +379,266 @@ def test_discard_choice_equals_full_scoring(ruleset: str) -> None:
             continue
         assert smart(g, s) == _reference(g, s)
         checked += 1
-        if checked >= 250:
+        if checked >= want:
             break
-    assert checked >= 250
+    assert checked >= want
+
+
+# -- every registered ruleset ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", EVERY)
+def test_smart_seats_finish_games_in_every_ruleset(ruleset: str) -> None:
+    """Two whole games of smart seats (the ruleset's shortest length) end with a final ranking,
+    and every action smart chose was in the seat's legal actions."""
+    rs = short(find_ruleset(ruleset))
+    for n in range(2):
+        g = Game(rs, seed=f"finish:{ruleset}:{n}")
+        decisions = 0
+        while not g.over:
+            s = g.to_act()[0]
+            a = smart(g, s)
+            assert a in g.legal_actions(s), f"smart chose illegal {a.text} in {ruleset} game {n}"
+            g.apply(a)
+            decisions += 1
+            assert decisions < 20_000, f"{ruleset} game {n} does not end"
+        assert g.over and g.phase is Phase.OVER and len(g.final_scores) == rs.players
+        assert sorted(g.ranking()) == list(range(rs.players))
+        assert g.results, "no hand was played"
+
+
+@pytest.mark.parametrize("ruleset", EVERY)
+@pytest.mark.parametrize("name", ["smart", "greedy"])
+def test_every_ruleset_decision_is_legal(ruleset: str, name: str) -> None:
+    """Every seat asked to act in 12 games (a fifth of the actions random, so that calls, kans,
+    claims and odd hands occur) gets an answer from its legal actions, and the answers cover
+    the ruleset's own kinds of action (seigou's own-turn claims, toutenkou's nuki and open
+    riichi, taiwan16's declared tenpai)."""
+    rs = short(find_ruleset(ruleset))
+    choose = POLICIES[name]
+    chosen: Counter[ActionType] = Counter()
+    phases: Counter[Phase] = Counter()
+    asked = 0
+    for game_no in range(12):
+        rng = random.Random(f"every:{ruleset}:{name}:{game_no}")
+        g = Game(rs, seed=f"every:{game_no}")
+        while not g.over and len(g.results) < 3:
+            acting = g.to_act()
+            first = None
+            for s in acting:
+                a = choose(g, s, rng)
+                assert a in g.legal_actions(s), f"{name} chose illegal {a.text} ({ruleset}, game {game_no})"
+                chosen[a.type] += 1
+                phases[g.phase] += 1
+                asked += 1
+                first = first or a
+            assert first is not None
+            if rng.random() < 0.2:
+                first = rng.choice(list(g.legal_actions(acting[0])))
+            g.apply(first)
+    assert asked > 300
+    assert {A.DISCARD} <= set(chosen) and chosen[A.TSUMO] + chosen[A.RON] > 0, chosen
+    if ruleset == "seigou":
+        assert phases[Phase.CLAIM] > 0, phases
+    if ruleset == "chinitsu_toutenkou":
+        assert chosen[A.KITA] > 0, chosen
+        if name == "smart":
+            assert chosen[A.OPEN_RIICHI] + chosen[A.RIICHI] > 0, chosen
+    if ruleset == "taiwan16":
+        assert chosen[A.RIICHI] > 0, chosen  # declared tenpai (TW-12)
+
+
+def _calls_made(rs: Ruleset, tag: str, games: int) -> Iterator[tuple[Game, int, Action]]:
+    """Every (game, seat, call) smart makes in seeded smart-vs-smart games, before it is applied."""
+    for g, s in positions(rs, tag, games):
+        if g.phase is Phase.TURN:
+            continue
+        a = smart(g, s)
+        if a.type in (A.CHI, A.PON, A.DAIMINKAN):
+            yield g, s, a
+
+
+def _call_rest(g: Game, s: int, a: Action) -> list[int]:
+    rest = list(g.seats[s].counts)
+    for code in a.tiles:
+        rest[code & ~RED] -= 1
+    return rest
+
+
+def test_pk_6_no_furiten_riichi() -> None:
+    """PK-6 / A10: a furiten riichi may be declared but can never win (furiten blocks tsumo too),
+    so smart never declares one: every riichi it declares waits on no kind it has discarded
+    (the declaration tile included). And PK-4: riichi is a common yaku of every wait, so with a
+    riichi that is not furiten on offer (no one else in riichi, nothing better to do) it
+    declares even on a single unseen tile."""
+    rs = short(find_ruleset("pk"))
+    declared = 0
+    for g, s in positions(rs, "pk6", 40):
+        legal = list(g.legal_actions(s))
+        if A.RIICHI not in kinds(legal) or kinds(legal) & _FIRST:
+            continue
+        st = g.seats[s]
+
+        def waits_after(code: int, counts: list[int] = st.counts, g: Game = g) -> set[int]:
+            c = list(counts)
+            c[code & ~RED] -= 1
+            return set(g._calc.waits(c))
+
+        a = smart(g, s)
+        if a.type is A.RIICHI:
+            assert not waits_after(a.tile) & (st.discarded_kinds | {a.tile & ~RED}), a.text
+            declared += 1
+            if declared >= 15:
+                break
+        elif not any(o.riichi for i, o in enumerate(g.seats) if i != s):
+            seen = visible(g, s)
+            fine = [
+                r
+                for r in legal
+                if r.type is A.RIICHI
+                and not waits_after(r.tile) & (st.discarded_kinds | {r.tile & ~RED})
+                and sum(
+                    max(4 - st.counts[w] + (w == r.tile & ~RED) - seen[w], 0)
+                    for w in waits_after(r.tile)
+                    if w not in rs.removed_kinds
+                )
+                >= 1
+            ]
+            assert not fine, f"no riichi although {[r.text for r in fine]} are not furiten"
+    assert declared >= 15
+
+
+def test_pk_d7_calls_only_with_an_anchored_first_call() -> None:
+    """PK-D7 / PK-1: an open hand wins only with an anchored yaku, so smart's first call is a pon
+    of a value honour (a yakuhai that uses F), and later calls follow only such a first call."""
+    rs = short(find_ruleset("pk"))
+    calls = 0
+    for g, s, a in _calls_made(rs, "pkd7", 40):
+        st = g.seats[s]
+        first = g.kind(st.melds[0].tiles[0]) if st.melds else a.tiles[0] & ~RED
+        first_is_pon = (st.melds[0].type.name == "PON") if st.melds else a.type is A.PON
+        assert first_is_pon and policy._value_honour(g, s, first), (a.text, first)
+        calls += 1
+        if calls >= 5:
+            break
+    assert calls >= 5
+
+
+def test_sg_1_claims_instead_of_drawing() -> None:
+    """SG-1: a pon or chi is taken on one's own turn instead of the draw (Phase.CLAIM, ``@src``
+    claims). Smart claims when the claim lowers its shanten and keeps a yaku in reach, and
+    otherwise passes (draws); both happen."""
+    rs = short(find_ruleset("seigou"))
+    claimed = passed = 0
+    for g, s in positions(rs, "sg1", 30):
+        if g.phase is not Phase.CLAIM:
+            continue
+        a = smart(g, s)
+        assert a in g.legal_actions(s)
+        if a.type is A.PASS:
+            passed += 1
+            continue
+        assert a.src >= 0, a.text
+        assert g._calc.shanten(_call_rest(g, s, a)) < g._calc.shanten(g.seats[s].counts), a.text
+        claimed += 1
+        if claimed >= 10 and passed >= 10:
+            break
+    assert claimed >= 10 and passed >= 10, (claimed, passed)
+
+
+def test_sk_4_transformed_calls() -> None:
+    """SK-3/SK-4: a chi or pon may count one tile 3 ranks up or down. Smart weighs these calls
+    like plain ones: every call it makes lowers its shanten (the remaining concealed tiles are
+    what counts), and some of the calls it makes use a transformation."""
+    rs = short(find_ruleset("shoukou"))
+    calls = shifted = 0
+    for g, s, a in _calls_made(rs, "sk4", 40):
+        assert g._calc.shanten(_call_rest(g, s, a)) < g._calc.shanten(g.seats[s].counts), a.text
+        calls += 1
+        shifted += bool(a.shift)
+        if calls >= 10 and shifted >= 1:
+            break
+    assert calls >= 10 and shifted >= 1, (calls, shifted)
+
+
+def test_ct_d1_nuki_always() -> None:
+    """CT-D1/CT-A3: a gari kept in hand is a dead tile (it cannot be part of a winning hand but
+    kokushi, CT-F4), so smart extracts every gari offered unless kokushi is its best form."""
+    rs = short(find_ruleset("chinitsu_toutenkou"))
+    offered = 0
+    for g, s in positions(rs, "ctd1", 20):
+        legal = list(g.legal_actions(s))
+        if A.KITA not in kinds(legal) or kinds(legal) & {A.TSUMO}:
+            continue
+        forms = g._calc.forms(g.seats[s].counts)
+        if forms[2] <= min(forms[0], forms[1]) and forms[2] <= 3:
+            continue
+        assert smart(g, s).type is A.KITA
+        offered += 1
+        if offered >= 20:
+            break
+    assert offered >= 20
+
+
+def test_ct_f2_open_riichi_and_its_waits() -> None:
+    """CT-F2: an open riichi shows the hand (worth a point more, +50 on a deal-in). Smart shows
+    it when four or more of its winning tiles are unseen and riichis closed with fewer; a seat not
+    in riichi never discards a tile an open riichi waits on while it holds another discard."""
+    rs = find_ruleset("chinitsu_toutenkou")
+    calc = rs.shanten_calculator()
+    copies = policy._copies(calc)
+    opened = avoided = 0
+    for g, s in positions(rs, "ctf2", 30):
+        if g.phase is not Phase.TURN:
+            continue
+        legal = list(g.legal_actions(s))
+        if kinds(legal) & {A.TSUMO, A.KITA, A.ANKAN}:
+            continue
+        a = smart(g, s)
+        if a.type in (A.OPEN_RIICHI, A.RIICHI) and Action(A.OPEN_RIICHI, s, a.tile) in legal:
+            c = list(g.seats[s].counts)
+            c[a.tile & ~RED] -= 1
+            seen = visible(g, s)
+            unseen = sum(max(copies[w] - c[w] - seen[w], 0) for w in calc.waits(c))
+            assert (a.type is A.OPEN_RIICHI) == (unseen >= 4), (a.text, unseen)
+            opened += a.type is A.OPEN_RIICHI
+        open_seats = [o for o in rs.open_riichi_seats(g) if o != s and not g.ruleset.furiten(g, o)]  # type: ignore[attr-defined]
+        if open_seats and not g.seats[s].riichi:
+            waits = {w for o in open_seats for w in g.seats[o].waits}
+            safe = [d for d in legal if d.type is A.DISCARD and d.tile & ~RED not in waits]
+            if safe:
+                assert a.tile & ~RED not in waits, f"{a.text} deals into an open riichi on {sorted(waits)}"
+                avoided += 1
+        if opened >= 5 and avoided >= 20:
+            break
+    assert opened >= 5 and avoided >= 20, (opened, avoided)
+
+
+def test_tw_12_declares_tenpai() -> None:
+    """TW-12/T-3: declaring tenpai costs nothing and earns a tai; smart declares when tenpai with
+    two or more unseen winning tiles and no one else has declared; flowers never stay in a hand
+    it plays (TW-5: they are exposed and replaced)."""
+    rs = short(find_ruleset("taiwan16"))
+    declared = 0
+    for g, s in positions(rs, "tw12", 10):
+        for st in g.seats:
+            assert all(g.kind(t) < 34 for t in st.tiles), "a flower in hand"
+        legal = list(g.legal_actions(s))
+        if A.RIICHI not in kinds(legal) or kinds(legal) & _FIRST:
+            continue
+        if any(st.riichi for o, st in enumerate(g.seats) if o != s):
+            continue
+        c, seen, calc = g.seats[s].counts, visible(g, s), g._calc
+        best = 0
+        for r in legal:
+            if r.type is A.RIICHI:
+                c[r.tile & ~RED] -= 1
+                best = max(best, calc.ukeire(c, seen).count)
+                c[r.tile & ~RED] += 1
+        if best < 2:
+            continue
+        assert smart(g, s).type is A.RIICHI
+        declared += 1
+        if declared >= 10:
+            break
+    assert declared >= 10

@@ -205,3 +205,139 @@ def test_samples(tmp_path: object) -> None:
         with open(os.path.join(out, f"{name}.png"), "rb") as f:
             _sane(f.read(), min_w=40, min_h=40)
         assert size < MAX_BYTES, name
+
+
+# --- PNG encoding and the render worker -----------------------------------------------------------
+
+
+def _rgb(data: bytes) -> Image.Image:
+    return _open(data).convert("RGB")
+
+
+def _mean_error(a: Image.Image, b: Image.Image) -> float:
+    from PIL import ImageChops, ImageStat
+
+    assert a.size == b.size
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def test_fixed_palette_pictures_look_like_the_drawing() -> None:
+    """The shared palette keeps every picture within a couple of grey levels of the RGB drawing,
+    as close as a palette chosen for that picture alone."""
+    from bot.render.pictures import PngOptions, fixed_palette, set_png_options
+
+    assert fixed_palette().mode == "P" and len(fixed_palette().getpalette() or []) // 3 >= 200
+    old = set_png_options(PngOptions("none", 1))
+    try:
+        truth = {name: _rgb(make()) for name, make in sample_pictures().items()}
+        for mode in ("adaptive", "fixed"):
+            set_png_options(PngOptions(mode, 1))
+            for name, make in sample_pictures().items():
+                data = make()
+                assert _open(data).mode == "P", (mode, name)
+                assert _mean_error(truth[name], _rgb(data)) < 2.5, (mode, name)
+    finally:
+        set_png_options(old)
+
+
+def test_red_five_stays_red_with_the_fixed_palette() -> None:
+    five, red_five = parse_tiles("50m")
+
+    def reds(img: Image.Image) -> int:
+        px = img.tobytes()
+        return sum(1 for i in range(0, len(px), 3) if px[i] > 180 and px[i + 1] < 80 and px[i + 2] < 80)
+
+    assert reds(_rgb(render_tiles([red_five]))) > reds(_rgb(render_tiles([five]))) + 50
+
+
+def test_render_worker_draws_the_same_pictures(tmp_path: object) -> None:
+    """The worker process answers with exactly the PNG drawn here; many jobs at once all come back;
+    a bad job is drawn (and fails) here instead; after close() the pictures are drawn here."""
+    import asyncio
+
+    from bot.presenter import Renderer
+
+    view = sample_table(4)
+    hand = (parse_tiles("123m406p789s1234z"), [("pon", parse_tiles("777z"), 2)], parse_tiles("5z")[0])
+
+    async def main() -> None:
+        r = Renderer(1)
+        seen: list[tuple[str, float, float]] = []
+        r.on_render = lambda kind, cpu, wait: seen.append((kind, cpu, wait))
+        await r.wait_ready()
+        assert len(r.worker_pids()) == 1
+        assert await r.png("table", view) == render_table(view)
+        assert await r.png("hand", *hand, title="t") == render_hand(*hand, title="t")
+        many = await asyncio.gather(*(r.png("hand", *hand, title=f"#{i}") for i in range(30)))
+        assert [len(m) > 0 for m in many] == [True] * 30
+        assert many[7] == render_hand(*hand, title="#7")
+        with pytest.raises(ValueError):
+            await r.png("table", TableView("t", "r", [SeatView("a", "E", 0)] * 2))
+        assert {k for k, _, _ in seen} == {"table", "hand"} and all(cpu > 0 for _, cpu, _ in seen[:2])
+        pid = r.worker_pids()[0]
+        r.close()
+        assert r.worker_pids() == []
+        assert await r.png("hand", *hand, title="t") == render_hand(*hand, title="t")  # drawn here
+        for _ in range(100):  # the worker is gone
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the render worker outlived close()")
+
+    asyncio.run(main())
+
+
+def test_a_dead_worker_is_replaced() -> None:
+    import asyncio
+    import signal
+
+    from bot.presenter import Renderer
+
+    hand = (parse_tiles("19m19p19s1234567z"), [], None)
+
+    async def main() -> None:
+        r = Renderer(1)
+        await r.wait_ready()
+        first = r.worker_pids()[0]
+        os.kill(first, signal.SIGKILL)
+        # the pictures owed and asked for meanwhile are drawn here; a new worker takes over
+        assert await r.png("hand", *hand) == render_hand(*hand)
+        for _ in range(200):
+            if r.worker_pids() and r.worker_pids()[0] != first:
+                break
+            await asyncio.sleep(0.05)
+        await r.wait_ready()
+        assert r.worker_pids() and r.worker_pids()[0] != first
+        assert await r.png("hand", *hand) == render_hand(*hand)
+        r.close()
+
+    asyncio.run(main())
+
+
+def test_gate_lets_hands_in_before_table_pictures() -> None:
+    import asyncio
+
+    from bot.presenter import Gate
+
+    async def main() -> None:
+        gate = Gate(1)
+        order: list[str] = []
+
+        async def job(name: str, priority: int) -> None:
+            await gate(priority)
+            order.append(name)
+            await asyncio.sleep(0.01)
+            gate.leave()
+
+        await gate(0)  # hold the only place while the others queue
+        tasks = [asyncio.create_task(job(n, p)) for n, p in (("table1", 1), ("hand1", 0), ("table2", 1), ("hand2", 0))]
+        await asyncio.sleep(0.01)
+        gate.leave()
+        await asyncio.gather(*tasks)
+        assert order == ["hand1", "hand2", "table1", "table2"]
+        assert gate.active == 0
+
+    asyncio.run(main())

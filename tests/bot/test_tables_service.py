@@ -84,10 +84,10 @@ def test_lobby_refusals_are_sentences(tmp_path: Path) -> None:
         await repo.open()
         svc = TableService(repo)
         try:
-            await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a", ruleset="majiang")
-            raise AssertionError("majiang is not playable at a table")
+            await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a", ruleset="nosuchrule")
+            raise AssertionError("an unknown ruleset is not playable at a table")
         except TableError as e:
-            assert "cannot be played at a table yet" in str(e)
+            assert "unknown ruleset 'nosuchrule'" in str(e)
         t = await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a")
         for msg, coro in [
             ("you are already at that table", svc.join(t.id, 1, "a")),

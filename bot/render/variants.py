@@ -1,0 +1,415 @@
+"""What the variants show beyond riichi, for the presenter and its pictures.
+
+The presenter (:mod:`bot.presenter`) asks here for everything that depends on the ruleset, and
+these helpers ask the ruleset itself (its own hooks and helpers, found by name so a ruleset without
+them simply shows riichi's picture):
+
+* seats and rounds: taiwan16's dice seating (``seat_wind_of``, TW-5), its rounds and continuation
+  count (TW-3); chinitsu_toutenkou's numbered one-hand settlements (CT-A12);
+* rivers: seigou's one slot per go-around, a claimed discard or a kan turn left blank
+  (``river_slots``, SG-2) — blanks are :data:`~bot.render.pictures.BLANK` codes;
+* what lies face up beside a seat: taiwan16's flowers (TW-7), nuki/kita (CT-D1, sanma), an open
+  riichi's shown hand (``shown_tiles``, CT-F2); shoukou melds with each tile's effective kind
+  (SK-D4);
+* warnings under a hand: furiten and "complete but cannot win" with the ruleset's reason (pk
+  PK-4/PK-6/PK-7, taiwan16 TW-10), discards that deal into an open riichi (CT-F2);
+* a win in the ruleset's units: han/fu and points, pk's han + bazoro on the PK-0 table, taiwan16's
+  tai and chips (TW-13), chinitsu_toutenkou's point items, shoukou's transformations (SK-10).
+
+Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from engine.notation import Meld as EngineMeld
+from engine.notation import MeldType
+from engine.scoring.result import NO_YAKU, ScoreResult
+from engine.table.actions import Action, ActionType
+from engine.table.game import Game, Phase, TableMeld
+from engine.tiles import NORTH, RED, kind_name, kind_of, parse_tiles
+
+from .pictures import BLANK
+from .views import Meld
+
+__all__ = [
+    "BLANK",
+    "claim_text",
+    "dangerous_discards",
+    "declare_word",
+    "final_unit",
+    "hand_extras",
+    "is_nuki",
+    "meld_of",
+    "pass_word",
+    "result_label",
+    "river",
+    "round_text",
+    "score_unit",
+    "seat_extras",
+    "seat_wind",
+    "spec_melds",
+    "table_footer",
+    "warnings",
+    "win_extras",
+    "win_lines",
+    "win_summary",
+]
+
+A = ActionType
+ROUND = ("East", "South", "West", "North")
+_MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", MeldType.ANKAN: "ankan", MeldType.KAKAN: "kakan"}
+
+
+def _tile(code: int) -> str:
+    return kind_name(code & ~RED) + ("*" if code & RED else "")
+
+
+def _is_taiwan(g: Game) -> bool:
+    return getattr(g.ruleset, "tw", None) is not None
+
+
+def _ct(g: Game) -> Any:
+    return getattr(g.ruleset, "ct", None)
+
+
+# -- seats, rounds, units ------------------------------------------------------------------------
+
+
+def seat_wind(g: Game, seat: int) -> int:
+    """The seat's wind this hand: taiwan16 seats by the dealer's dice (TW-5), others from the dealer."""
+    f: Callable[[Game, int], int] | None = getattr(g.ruleset, "seat_wind_of", None)
+    return f(g, seat) if f is not None else g.seat_wind(seat)
+
+
+def round_text(g: Game) -> str:
+    """``East 2, 1 honba``; taiwan16 ``East 2, 1 continuation`` (the dealer's continuations, TW-3);
+    chinitsu_toutenkou ``Hand 3 of 6, 1 honba`` (CT-A12)."""
+    ct = _ct(g)
+    if ct is not None:
+        n = min(len(g.results) + 1, ct.table_hands) if not g.over else len(g.results)
+        return f"Hand {n} of {ct.table_hands}" + (f", {g.honba} honba" if g.honba else "")
+    if _is_taiwan(g):
+        return f"{ROUND[min(g.round_wind, 3)]} {g.hand_number + 1}" + (f", {g.honba} continuation" if g.honba else "")
+    return f"{ROUND[min(g.round_wind, 3)]} {g.hand_number + 1}" + (f", {g.honba} honba" if g.honba else "")
+
+
+def score_unit(g: Game) -> str:
+    """What the scores count: taiwan16 chips (底 + tai × rate, TW-13), else points."""
+    return "chips" if _is_taiwan(g) else "points"
+
+
+def final_unit(g: Game) -> str:
+    """"" when the final result is uma/oka-adjusted (riichi family), else the score unit (no uma)."""
+    return score_unit(g) if (_is_taiwan(g) or _ct(g) is not None) else ""
+
+
+def pass_word(g: Game) -> str:
+    """What passing means now: "Pass" on a discard; in a turn-start window, "Draw" (seigou SG-D3,
+    taiwan16's T-19 window) or "Pass it on" (taiwan16's last tile, TW-11 haitei_pass)."""
+    if g.phase is not Phase.CLAIM:
+        return "Pass"
+    return "Pass it on" if getattr(g.hand_state, "window", "") == "haitei" else "Draw"
+
+
+def declare_word(g: Game) -> str:
+    """The riichi action's name: taiwan16's declared tenpai has no stick (TW-12)."""
+    return "Declare ready" if _is_taiwan(g) else "Riichi"
+
+
+# -- rivers and melds ----------------------------------------------------------------------------
+
+
+def river(g: Game, seat: int) -> tuple[list[int], list[int], list[int]]:
+    """(tile codes, sideways indices, dimmed indices) of the seat's river as the table shows it.
+
+    Seigou (SG-2): one slot per go-around the seat has finished, a claimed discard or a kan turn
+    left as a :data:`BLANK` slot, so every river lines up by go-around (rows of 6)."""
+    st = g.seats[seat]
+    slots_of: Callable[[Game, int], list[int | None]] | None = None
+    if getattr(g.ruleset, "seigou", None) is not None:
+        from engine.rules.seigou import river_slots
+
+        slots_of = river_slots
+    if slots_of is None:
+        codes = [g.code(x) for x in st.river]
+        side = [st.riichi_index] if st.riichi_index >= 0 else []
+        return codes, side, [i for i, c in enumerate(st.river_called) if c]
+    slots = slots_of(g, seat)
+    if slots and slots[-1] is None and seat == g.current and g.phase in (Phase.TURN, Phase.CLAIM) and not g.over:
+        slots = slots[:-1]  # the go-around being played now has no discard yet
+    codes = [BLANK if x is None else g.code(x) for x in slots]
+    riichi_tile = st.river[st.riichi_index] if st.riichi_index >= 0 else None
+    return codes, [i for i, x in enumerate(slots) if riichi_tile is not None and x == riichi_tile], []
+
+
+def meld_of(g: Game, m: TableMeld) -> Meld:
+    """A table meld for the pictures: codes in the meld's order, each transformed tile shown as
+    the kind it counts as (shoukou SK-D4), the called tile's index or -1."""
+    codes = [g.code(x) for x in m.tiles]
+    if m.effective:
+        codes = [c if (c & ~RED) == e else e for c, e in zip(codes, m.effective)]
+    return (_MELD[m.type], codes, len(m.tiles) - 1 if m.called >= 0 else -1)
+
+
+def spec_melds(melds: Sequence[EngineMeld]) -> list[Meld]:
+    """The melds of a scored hand for the result picture (effective kinds, as :func:`meld_of`)."""
+    out: list[Meld] = []
+    for m in melds:
+        codes = list(m.tiles)
+        if m.effective:
+            codes = [c if (c & ~RED) == e else e for c, e in zip(codes, m.effective)]
+        out.append((_MELD[m.type], codes, -1 if m.type is MeldType.ANKAN else 0))
+    return out
+
+
+def seat_extras(g: Game, seat: int) -> list[Meld]:
+    """Tiles face up beside the seat besides its melds: taiwan16 flowers (TW-7), extracted
+    nuki/kita (CT-D1, sanma), and an open riichi's shown hand (CT-F2) for everyone to see."""
+    st = g.seats[seat]
+    out: list[Meld] = []
+    if st.kita:
+        out.append(("flower" if _is_taiwan(g) else "kita", [g.code(x) for x in st.kita], -1))
+    shown: Callable[[Game, int], Sequence[int]] | None = getattr(g.ruleset, "shown_tiles", None)
+    if shown is not None:
+        codes = list(shown(g, seat))
+        if codes:
+            out.append(("shown", sorted(codes, key=lambda c: (c & ~RED, c & RED)), -1))
+    return out
+
+
+def hand_extras(g: Game, seat: int) -> list[Meld]:
+    """What the seat's own hand picture adds after its melds: flowers, nuki/kita."""
+    st = g.seats[seat]
+    if not st.kita:
+        return []
+    return [("flower" if _is_taiwan(g) else "kita", [g.code(x) for x in st.kita], -1)]
+
+
+def _shift_text(shift: Sequence[int]) -> str:
+    return f"{_tile(shift[0])} as {kind_name(shift[1])}"
+
+
+def table_footer(g: Game, names: Sequence[str]) -> str:
+    """A line under the table: shoukou's transformed melds (SK-D4), open riichi hands (CT-F2),
+    taiwan16's dice seating (TW-5) and declared tenpai (TW-12)."""
+    parts: list[str] = []
+    for s, st in enumerate(g.seats):
+        for m in st.melds:
+            if m.effective:
+                moved = [
+                    f"{_tile(g.code(x))} as {kind_name(e)}" for x, e in zip(m.tiles, m.effective) if (g.code(x) & ~RED) != e
+                ]
+                if moved:
+                    parts.append(f"{names[s]}'s {_MELD[m.type]}: {', '.join(moved)}")
+    open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
+    if open_seats is not None:
+        for s in sorted(open_seats(g)):
+            parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_name(k) for k in g.seats[s].waits)}")
+    if _is_taiwan(g):
+        east = next(s for s in range(g.players) if seat_wind(g, s) == 0)
+        dice = getattr(g.deal, "dice", ())
+        roll = f"dice {'+'.join(str(d) for d in dice)}: " if dice and g.hand_index else ""
+        parts.insert(0, f"{roll}{names[east]} is East, {names[g.dealer]} deals")  # TW-5 (A15: hand 1)
+        ready = [names[s] for s, st in enumerate(g.seats) if st.riichi]
+        if ready:
+            parts.append("ready: " + ", ".join(ready))
+    return " · ".join(parts)
+
+
+# -- warnings ------------------------------------------------------------------------------------
+
+
+def _why_no_tsumo(g: Game, seat: int) -> str:
+    """Why a complete hand may not win by tsumo now, in the ruleset's words."""
+    st = g.seats[seat]
+    blocked: Callable[[Game, int], bool] | None = getattr(g.ruleset, "tsumo_blocked", None)
+    if blocked is not None and blocked(g, seat):
+        if st.furiten_temp:
+            return "you passed a winning tile since your last discard: no win at all until you discard (PK-7)"
+        if st.furiten_riichi:
+            return "you passed a winning tile after riichi: furiten blocks tsumo too (PK-6)"
+        return "a tile you wait on is in your own discards: furiten blocks tsumo too (PK-6)"
+    try:
+        res = g._win_value(seat, g.drawn, tsumo=True)
+    except ValueError:
+        return "it has no yaku"
+    if res.reason == "no_common_yaku":
+        return "no yaku is common to every tile you wait on (PK-4)"
+    if res.reason == NO_YAKU or not res.reason:
+        return "it has no yaku"
+    return "it cannot win with this tile"
+
+
+def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] = ()) -> list[str]:
+    """The ⚠ lines under a seat's hand while it must act (furiten, a complete hand that cannot
+    win and why, discards that deal into an open riichi)."""
+    if g.over or seat not in g.to_act():
+        return []
+    st = g.seats[seat]
+    out: list[str] = []
+    pk = getattr(g.ruleset, "pk", None) is not None
+    if st.waits and g._furiten(seat):
+        if pk:
+            out.append("⚠ You are furiten: you cannot win by ron or by tsumo (PK-6, PK-7).")
+        elif _is_taiwan(g):
+            out.append("⚠ You passed a win: no ron until your next turn (TW-10).")
+        else:
+            out.append("⚠ You are furiten: you cannot win by ron.")
+    if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g._calc.is_agari(st.counts):
+        if not any(a.type is A.TSUMO for a in legal):
+            out.append(f"⚠ Your hand is complete but you cannot win with it: {_why_no_tsumo(g, seat)}.")
+    deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
+    open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
+    if deals is not None and g.phase is Phase.TURN and (open_seats is None or open_seats(g) - {seat}):
+        for code in sorted({a.tile for a in legal if a.type is A.DISCARD}, key=lambda c: (c & ~RED, c & RED)):
+            into = deals(g, seat, code)
+            if into:
+                bonus = "" if st.riichi else " (+50 points for them)"
+                who = ", ".join(names[s] if s < len(names) else f"seat {s}" for s in into)
+                out.append(f"⚠ Discarding {_tile(code)} deals into the open riichi of {who}{bonus}.")
+    return out
+
+
+def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int, list[int]]:
+    """Discard code → open-riichi seats it deals into (CT-F2: the bot asks to confirm these)."""
+    deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
+    if deals is None or g.phase is not Phase.TURN:
+        return {}
+    out: dict[int, list[int]] = {}
+    for a in legal:
+        if a.type is A.DISCARD and a.tile not in out:
+            into = deals(g, seat, a.tile)
+            if into:
+                out[a.tile] = into
+    return out
+
+
+# -- wins ----------------------------------------------------------------------------------------
+
+
+def _yaku_name(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _tai_items(sc: ScoreResult) -> list[tuple[str, int]]:
+    from engine.rules.taiwan16.tai import ITEMS
+
+    items = sc.details.get("tai_items") or []
+    out = []
+    for it in items:
+        english = ITEMS.get(str(it.get("id")), ("", str(it.get("name"))))[1]
+        out.append((f"{it.get('id')} {english}", int(it.get("tai", 0))))
+    return out
+
+
+def _transformations(sc: ScoreResult) -> list[str]:
+    out = []
+    for t in sc.details.get("transformations") or []:
+        phys, _, eff = str(t).partition(">")
+        out.append(f"{phys} as {eff}" if eff else str(t))
+    return out
+
+
+def win_summary(g: Game, sc: ScoreResult) -> str:
+    """One win's breakdown and value for the result message, in the ruleset's units."""
+    if _is_taiwan(g):
+        items = _tai_items(sc)
+        listed = ", ".join(f"{n} {v}" for n, v in items) or "no tai items"
+        d = sc.details
+        return (
+            f"{listed} — {sc.han} tai; each payer pays {d.get('base', '')} + {d.get('rate', '')} × tai chips "
+            f"(+{d.get('dealer_tai', 0)} dealer tai when the dealer wins or pays)"
+        )
+    if _ct(g) is not None:
+        listed = ", ".join(f"{_yaku_name(y.name)} {y.han}" for y in sc.yaku)
+        text = f"{listed} — {sc.points} points"
+        wild = sc.details.get("wildcards") or []
+        if wild:
+            text += " (White as " + " ".join(str(w.get("as")) for w in wild) + ")"
+        return text
+    yaku = ", ".join(f"{y.name} {y.han if not sc.yakuman else 'yakuman'}" for y in sc.yaku)
+    bazoro = sc.details.get("bazoro")
+    if sc.yakuman:
+        value = f"{sc.yakuman}× yakuman"
+    elif getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
+        value = f"{sc.han} han + {bazoro} bazoro = {sc.details.get('table_han', sc.han + bazoro)} han (PK-0 table, no fu)"
+    else:
+        value = f"{sc.han} han {sc.fu} fu"
+    text = f"{yaku} — {value}, {sc.points} points"
+    moved = _transformations(sc)
+    if moved:
+        text += f"; transformations: {', '.join(moved)}"
+    return text
+
+
+def win_lines(g: Game, sc: ScoreResult) -> list[str]:
+    """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units."""
+    if _is_taiwan(g):
+        d = sc.details
+        lines = [f"{n}\t{v} tai" for n, v in _tai_items(sc)]
+        lines.append(f"Total\t{sc.han} tai")
+        lines.append(f"Each payer: {d.get('base', '')} + {d.get('rate', '')} × (tai + dealer tai)")
+        return lines
+    if _ct(g) is not None:
+        lines = [f"{_yaku_name(y.name)}\t{y.han}" for y in sc.yaku]
+        lines.append(f"Total\t{sc.points} points")
+        return lines
+    if sc.yakuman:
+        lines = [f"{y.name}\tyakuman" for y in sc.yaku]
+    else:
+        lines = [f"{y.name}\t{y.han} han" for y in sc.yaku]
+    bazoro = sc.details.get("bazoro")
+    if not sc.yakuman and getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
+        lines.append(f"Bazoro\t{bazoro} han")
+        lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han")
+    elif not sc.yakuman:
+        lines.append(f"Total\t{sc.han} han {sc.fu} fu")
+    for m in _transformations(sc):
+        lines.append(f"Transformation\t{m}")
+    return lines
+
+
+def win_extras(spec_options: dict[str, str]) -> list[Meld]:
+    """Flowers (taiwan16) and nuki (chinitsu_toutenkou) of a scored hand, for its picture."""
+    out: list[Meld] = []
+    for key, label in (("flowers", "flower"), ("nuki", "kita")):
+        text = spec_options.get(key)
+        if text:
+            try:
+                out.append((label, parse_tiles(text), -1))
+            except ValueError:
+                continue
+    return out
+
+
+def is_nuki(a: Action) -> bool:
+    """A kita action that sets aside something other than North (chinitsu_toutenkou's gari)."""
+    return a.type is A.KITA and a.tile >= 0 and kind_of(a.tile) != NORTH
+
+
+def result_label(g: Game, idx: int) -> str:
+    """The name of the hand ``idx`` for its result: ``East 2, 1 honba``; ``Hand 3``
+    (chinitsu_toutenkou); ``South 1, 2 continuation`` (taiwan16)."""
+    r = g.results[idx]
+    if _ct(g) is not None:
+        return f"Hand {idx + 1}" + (f", {r.honba} honba" if r.honba else "")
+    word = "continuation" if _is_taiwan(g) else "honba"
+    return f"{ROUND[min(r.round_wind, 3)]} {r.hand_number + 1}" + (f", {r.honba} {word}" if r.honba else "")
+
+
+def claim_text(g: Game, seat: int, names: Sequence[str]) -> str:
+    """A turn-start window: seigou's claim of an earlier discard (SG-1), taiwan16's last tile
+    (TW-11 haitei_pass) or declaration on the dealt hand (T-19)."""
+    window = getattr(g.hand_state, "window", "")
+    if window == "haitei":
+        return "**Your turn.** Take the last tile, or pass it on to the next player (TW-11)."
+    if window == "tenting":
+        return "**Your turn.** You may declare ready on your dealt hand (T-19), or draw."
+    targets = sorted({a.src for a in g.legal_actions(seat) if a.src >= 0})
+    took = ", ".join(
+        f"{names[s] if s < len(names) else f'seat {s}'}'s {_tile(g.code(g.seats[s].river[-1]))}" for s in targets if g.seats[s].river
+    )
+    return f"**Your turn.** You may claim {took} instead of drawing, or press Draw."
