@@ -23,7 +23,7 @@ and any :class:`CtOptions` field as ``key=value``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -858,6 +858,48 @@ class CtHandState:
     first_action: int = 0
 
 
+class _TableCalculator(ToutenkouCalculator):
+    """:class:`ToutenkouCalculator` with its answers kept per hand shape, for the table: a turn
+    asks about the same tiles several times (the riichi check on 14 tiles tries each 13, each
+    riichi discard asks again, the discard's wait set asks for shanten and waits of the 13 that
+    stay, furiten asks for the waits once more), and each of those is a search over the
+    wildcard assignments. The answers depend on the counts and the game suit only."""
+
+    _memo: ClassVar[dict[tuple[int, bytes, int], Any]] = {}  # shared: the answers are pure
+
+    def _kept(self, what: int, counts: Sequence[int], compute: Callable[[Sequence[int]], Any]) -> Any:
+        key = (what, bytes(counts[:34]), self.suit_base)
+        memo = self._memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) > 50_000:  # the repeats come within a turn or two
+                memo.clear()
+            found = memo[key] = compute(counts)
+        return found
+
+    # the base class binds ``standard`` and ``shanten`` to these (and its own ``_forms`` and
+    # ``_shanten`` call them)
+    def _standard(self, counts: Sequence[int]) -> int:
+        return int(self._kept(0, counts, super()._standard))
+
+    def _shanten(self, counts: Sequence[int]) -> int:
+        return int(self._kept(1, counts, super()._shanten))
+
+    def _is_agari(self, counts: Sequence[int]) -> bool:
+        # the wait search tries a tile of the other number suit too, which the game does not have
+        # (CT-B1): one such tile fits no set, pair or kokushi slot, so the hand is not complete
+        other = 27 - self.suit_base
+        if sum(counts[other : other + 9]) == 1:
+            return False
+        return super()._is_agari(counts)
+
+    def waits(self, counts: Sequence[int], *, held_all: bool = True) -> list[int]:
+        found: tuple[int, ...] = self._kept(
+            2 + held_all, counts, lambda c: tuple(super(_TableCalculator, self).waits(c, held_all=held_all))
+        )
+        return list(found)
+
+
 class ToutenkouTable:
     """The table hooks of chinitsu_toutenkou (engine/table/HOOKS.md), mixed into the ruleset."""
 
@@ -1233,7 +1275,7 @@ class ChinitsuToutenkou(ToutenkouTable, Ruleset):
     description: ClassVar[str] = "清一色東天紅: 3 players, one suit ×8, White wild, points (no fu)"
 
     def shanten_calculator(self) -> ShantenCalculator:
-        return ToutenkouCalculator(self.ct.suit_base)
+        return _TableCalculator(self.ct.suit_base)
 
     def __post_init__(self) -> None:
         """What follows from the ``ct`` options, so that ``with_options(ct={...})`` (a game

@@ -26,6 +26,7 @@ from engine.rules.base import Ruleset, register
 from engine.rules.shoukou_moves import (
     ankan_options,
     chi_options,
+    chi_possible,
     daiminkan_options,
     kakan_options,
     kuikae_forbidden,
@@ -35,7 +36,7 @@ from engine.rules.shoukou_moves import (
     wait_set,
 )
 from engine.rules.shoukou_options import ShoukouOptions
-from engine.rules.shoukou_scoring import score_shoukou
+from engine.rules.shoukou_scoring import score_shoukou, shift_targets
 from engine.scoring.result import ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.tiles import RED
@@ -134,13 +135,28 @@ class ShoukouRuleset(Ruleset):
         if g.live_left <= 0 or st.riichi:
             return []
         sk = self.shoukou
-        hand = [g._codes[t] for t in st.tiles]
         d = g._codes[tile]
         out: list[Action] = []
-        for own, shift, eff in pon_options(hand, d, transform=sk.transform):
-            if self._can_discard_after(hand, own, d, eff, False, bool(shift)):
-                out.append(Action(A.PON, seat, -1, own, shift=shift))
-        if self.kan_allowed(g, seat):
+        # What the tile counts allow, before listing the options (most discards allow nothing):
+        # a pon or kan takes two (three) own tiles of the discard's kind, or one (two) of them
+        # and a tile moved onto it from 3 ranks away, or the discard moved onto a kind held
+        # twice (three times), SK-4/SK-5; a chi, see chi_possible (SK-3).
+        c = st.counts
+        dk = d & ~RED
+        near = shift_targets(dk) if sk.transform else ()
+        held_near = max([c[t] for t in near], default=0)
+        moved_in = held_near > 0
+        pon = c[dk] >= 2 or (c[dk] and moved_in) or held_near >= 2
+        kan = c[dk] >= 3 or (c[dk] >= 2 and moved_in) or held_near >= 3
+        chi = g.players == 4 and seat == (discarder + 1) % g.players and chi_possible(c, dk, transform=sk.transform)
+        if not (pon or chi):
+            return out
+        hand = [g._codes[t] for t in st.tiles]
+        if pon:
+            for own, shift, eff in pon_options(hand, d, transform=sk.transform):
+                if self._can_discard_after(hand, own, d, eff, False, bool(shift)):
+                    out.append(Action(A.PON, seat, -1, own, shift=shift))
+        if kan and self.kan_allowed(g, seat):
             seen: set[tuple[int, ...]] = set()
             for _own, shift, _eff in daiminkan_options(hand, d, transform=sk.transform):
                 if not shift and st.counts[d & ~RED] != 3:
@@ -148,7 +164,7 @@ class ShoukouRuleset(Ruleset):
                 if shift not in seen:
                     seen.add(shift)
                     out.append(Action(A.DAIMINKAN, seat, shift=shift))
-        if g.players == 4 and seat == (discarder + 1) % g.players:
+        if chi:
             for own, shift, eff in chi_options(hand, d, transform=sk.transform):
                 if self._can_discard_after(hand, own, d, eff, True, bool(shift)):
                     out.append(Action(A.CHI, seat, -1, own, shift=shift))
@@ -193,7 +209,9 @@ class ShoukouRuleset(Ruleset):
         if g.after_call or not any(a.type is A.DISCARD for a in actions):
             return actions
         rest = [a for a in actions if a.type not in (A.ANKAN, A.KAKAN, A.RIICHI)]
-        if self.riichi_allowed(g, seat):
+        # a discard leaves a hand with a wait only if the 14 tiles are within 1 tile of complete
+        # (0 without transformations): the shanten of 14 tiles is at most that of any 13 of them
+        if self.riichi_allowed(g, seat) and g._calc.shanten(g.seats[seat].counts) <= (1 if self.shoukou.transform else 0):
             rest += [
                 Action(A.RIICHI, seat, a.tile)
                 for a in actions
@@ -208,11 +226,21 @@ class ShoukouRuleset(Ruleset):
     def _kan_actions(self, g: Game, seat: int) -> list[Action]:
         st = g.seats[seat]
         sk = self.shoukou
+        c = st.counts
+        # SK-6: four of a kind, or three and a tile 3 ranks away; SK-7: a pon and its kind (or a
+        # tile 3 ranks away) in the hand
+        targets = shift_targets if sk.transform else _no_targets
+        ankan = max(c) >= 3 and any(
+            c[k] >= 4 or (c[k] == 3 and any(c[s] for s in targets(k))) for k in range(34) if c[k] >= 3
+        )
+        pons = [m for m in st.melds if m.type is MeldType.PON]
+        if not ankan and not pons:
+            return []
         codes = g._codes
         hand = [codes[t] for t in st.tiles]
         out: list[Action] = []
         drawn = codes[g.drawn] if g.drawn >= 0 else -1
-        for four, shift, eff in ankan_options(hand, transform=sk.transform):
+        for four, shift, eff in ankan_options(hand, transform=sk.transform) if ankan else ():
             k = eff[0]
             if st.riichi and not self._riichi_kan_ok(g, seat, four, drawn):
                 continue
@@ -221,10 +249,8 @@ class ShoukouRuleset(Ruleset):
                 out.append(a)
         if st.riichi:
             return out
-        pons = [
-            (m.effective[0] if m.effective else codes[m.tiles[0]] & ~RED) for m in st.melds if m.type is MeldType.PON
-        ]
-        for k, _c, shift in kakan_options(hand, pons, transform=sk.transform):
+        pon_kinds = [m.effective[0] if m.effective else codes[m.tiles[0]] & ~RED for m in pons]
+        for k, _c, shift in kakan_options(hand, pon_kinds, transform=sk.transform):
             out.append(Action(A.KAKAN, seat, k, shift=shift))
         return out
 
@@ -292,6 +318,10 @@ class ShoukouRuleset(Ruleset):
             i = next(i for i, t in enumerate(tiles) if codes[t] == p)
             kinds[i] = e
         return tuple(kinds)
+
+
+def _no_targets(kind: int) -> tuple[int, ...]:
+    return ()
 
 
 def shoukou_ruleset() -> ShoukouRuleset:

@@ -19,6 +19,7 @@ __all__ = [
     "CallOption",
     "ankan_options",
     "chi_options",
+    "chi_possible",
     "complete",
     "daiminkan_options",
     "kakan_options",
@@ -72,6 +73,33 @@ def chi_options(hand: Sequence[int], discard: int, *, transform: bool = True) ->
                 continue
             out.setdefault(((a, b), shift), eff)
     return [(own, shift, eff) for (own, shift), eff in out.items()]
+
+
+def chi_possible(counts: Sequence[int], discard_kind: int, *, transform: bool = True) -> bool:
+    """Whether :func:`chi_options` can find anything, from the kind counts alone: the sequence
+    holds the discard (moved or not) and two own kinds, one of them possibly moved (SK-3)."""
+    dk = discard_kind
+    if dk >= 27:
+        return False
+    lo = dk - dk % 9
+    suit = counts[lo : lo + 9]
+
+    def held(x: int) -> bool:
+        return 0 <= x <= 8 and suit[x] > 0
+
+    def moved_onto(x: int) -> bool:  # a tile 3 ranks away that may become rank x
+        return 0 <= x <= 8 and ((x <= 5 and suit[x + 3] > 0) or (x >= 3 and suit[x - 3] > 0))
+
+    r = dk % 9
+    for de in (r, r - 3, r + 3) if transform else (r,):
+        if not 0 <= de <= 8:
+            continue
+        for x, y in ((de - 2, de - 1), (de - 1, de + 1), (de + 1, de + 2)):  # ranks off the suit hold nothing
+            if held(x) and held(y):
+                return True
+            if de == r and transform and ((held(x) and moved_onto(y)) or (held(y) and moved_onto(x))):
+                return True
+    return False
 
 
 def pon_options(hand: Sequence[int], discard: int, *, transform: bool = True) -> list[CallOption]:
@@ -172,26 +200,36 @@ def kuikae_forbidden(called: int, eff: tuple[int, ...], mode: str, is_chi: bool,
 def complete(counts: list[int], meld_sets: Sequence[int], *, transform: bool = True) -> bool:
     """Is a 14-tile hand (concealed counts with the winning tile, effective meld sets) complete
     after at most one transformation (SK-8/SK-9; yaku not required)?"""
-    b = bytes(counts)
-    honors = b[27:34]
-    honors_ok = all(x in (0, 2, 3) for x in honors) and honors.count(2) <= 1
-    suits = (b[0:9], b[9:18], b[18:27])
-    bad = [i for i in range(3) if not _suit_ok(suits[i])]
-    if honors_ok and not bad and decompositions(counts):
+    b = bytes(counts[:34])
+    if _standard_ok((b[0:9], b[9:18], b[18:27], b[27:34]), transform):
         return True
-    if not meld_sets and _special(counts):
+    # seven pairs and kokushi are closed; a meld moves (SK-8a) only when the concealed part is
+    # complete already
+    return not meld_sets and _special_ok(counts, transform)
+
+
+def _honours_ok(h: bytes) -> bool:
+    return all(x in (0, 2, 3) for x in h) and h.count(2) <= 1
+
+
+def _standard_ok(parts: Sequence[bytes], transform: bool) -> bool:
+    """The standard form from the three suits' and the honours' counts, without listing its
+    readings: each part reads as sets and at most one pair, and the part sizes modulo 3 say how
+    many pairs there are (a part of 3n tiles has none, of 3n+2 one): exactly one. Moving a tile
+    3 ranks inside a suit keeps the sizes, so a transformation can only mend the one suit that
+    does not read."""
+    if not _honours_ok(parts[3]) or sum(1 for p in parts if sum(p) % 3 == 2) != 1:
+        return False
+    return _mendable([s for s in parts[:3] if not _suit_ok(s)], transform)
+
+
+def _special_ok(counts: list[int], transform: bool) -> bool:
+    """Seven pairs or kokushi, after at most one transformation of a concealed tile."""
+    if _special(counts):
         return True
     if not transform:
         return False
-    if honors_ok and len(bad) <= 1:
-        for si in bad or range(3):
-            for r, t in _suit_moves(suits[si]):
-                c2 = list(counts)
-                c2[9 * si + r] -= 1
-                c2[9 * si + t] += 1
-                if decompositions(c2):
-                    return True
-    if not meld_sets and (sum(1 for x in counts if x >= 2) >= 5 or sum(counts[k] for k in YAOCHU) >= 12):
+    if sum(1 for x in counts if x >= 2) >= 5 or sum(counts[k] for k in YAOCHU) >= 12:
         for a in range(27):
             if counts[a]:
                 for d in shift_targets(a):
@@ -200,7 +238,7 @@ def complete(counts: list[int], meld_sets: Sequence[int], *, transform: bool = T
                     c2[d] += 1
                     if _special(c2):
                         return True
-    return False  # a meld moves (SK-8a) only when the concealed part is complete already
+    return False
 
 
 def _special(c: list[int]) -> bool:
@@ -214,15 +252,48 @@ def _special(c: list[int]) -> bool:
 
 def wait_set(counts: list[int], meld_sets: Sequence[int], *, transform: bool = True) -> tuple[int, ...]:
     """SK-11: every kind k such that the hand plus a tile of physical kind k has a complete
-    interpretation (the winning tile or an own tile transformed, or none)."""
+    interpretation (the winning tile or an own tile transformed, or none).
+
+    :func:`complete` for each k, with the parts k leaves alone read once: a kind changes one
+    suit (or the honours), and seven pairs or kokushi need 5 pairs or 12 terminals and honours
+    in the 14 tiles (one more than the 13 hold)."""
+    b = bytes(counts[:34])
+    parts = [b[0:9], b[9:18], b[18:27], b[27:34]]
+    ok = [_suit_ok(p) for p in parts[:3]] + [_honours_ok(parts[3])]
+    # per part i that k may join: can the sizes give exactly one pair, and the other suits that
+    # do not read
+    sizes = [sum(p) % 3 for p in parts]
+    fits = [sorted((x + (j == i)) % 3 for j, x in enumerate(sizes)) == [0, 0, 0, 2] for i in range(4)]
+    others_bad = [[s for j, s in enumerate(parts[:3]) if j != i and not ok[j]] for i in range(4)]
+    specials = not meld_sets and (
+        sum(1 for x in counts if x >= 2) >= 4 or sum(counts[k] for k in YAOCHU) >= 11
+    )
     out = []
     c = list(counts)
     for k in range(34):
-        c[k] += 1
-        if complete(c, meld_sets, transform=transform):
-            out.append(k)
-        c[k] -= 1
+        i, r = (k // 9, k % 9) if k < 27 else (3, k - 27)
+        if fits[i]:
+            p = bytearray(parts[i])
+            p[r] += 1
+            with_k = bytes(p)
+            if i == 3:
+                std = _honours_ok(with_k) and _mendable(others_bad[i], transform)
+            else:
+                std = ok[3] and _mendable(others_bad[i] if _suit_ok(with_k) else [*others_bad[i], with_k], transform)
+            if std:
+                out.append(k)
+                continue
+        if specials:
+            c[k] += 1
+            if _special_ok(c, transform):
+                out.append(k)
+            c[k] -= 1
     return tuple(out)
+
+
+def _mendable(bad: list[bytes], transform: bool) -> bool:
+    """The suits that do not read as sets and at most one pair: none, or one that a move mends."""
+    return not bad or (transform and len(bad) == 1 and bool(_suit_moves(bad[0])))
 
 
 def triplet_in_every_reading(before: list[int], kind: int, waits: Iterable[int], *, transform: bool = True) -> bool:

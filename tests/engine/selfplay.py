@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from engine.rules.base import Ruleset
-from engine.table.actions import ActionType
+from engine.table.actions import Action, ActionType
 from engine.table.game import Game
 
 
@@ -28,13 +28,20 @@ def all_tiles(g: Game) -> list[int]:
     return out
 
 
-def check_invariants(g: Game) -> None:
-    n = g.players
-    total_points = sum(g.scores) + 1000 * g.sticks
-    assert total_points == g.opts.start_points * n, (g.scores, g.sticks)
+def check_points(g: Game) -> None:
+    """Point conservation: the scores and the riichi sticks on the table add up to the start."""
+    total_points = sum(g.scores) + g.ruleset.stick_value(g) * g.sticks
+    assert total_points == g.opts.start_points * g.players, (g.scores, g.sticks)
+
+
+def check_invariants(g: Game, tiles_of: Callable[[Game], list[int]] = all_tiles) -> None:
+    """Points conserved; every physical tile of the set exactly once in ``tiles_of(g)`` (a ruleset
+    that keeps tiles elsewhere, such as seigou's unused ones, passes its own); nobody asked to
+    act without a legal action."""
+    check_points(g)
     if g.over:
         return
-    tiles = all_tiles(g)
+    tiles = tiles_of(g)
     counts = Counter(tiles)
     dup = [t for t, c in counts.items() if c > 1]
     assert not dup, f"tiles counted twice: {dup}"
@@ -46,6 +53,30 @@ def check_invariants(g: Game) -> None:
 
 _EAGER = (ActionType.TSUMO, ActionType.RON, ActionType.RIICHI, ActionType.PON, ActionType.ANKAN, ActionType.KAKAN)
 
+Agent = Callable[[Game, int, list[Action], random.Random], Action]
+"""Chooses one of a seat's legal actions (the game, the seat, its legal actions, the game's rng)."""
+
+
+def random_agent(g: Game, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """Uniform random legal play."""
+    return rng.choice(legal)
+
+
+def eager_agent(
+    order: Sequence[ActionType] = _EAGER, *, p: float = 1.0, always: Collection[ActionType] = ()
+) -> Agent:
+    """Takes the first action type of ``order`` that is offered, with probability ``p`` (1 for the
+    types in ``always``), else the next one; uniform random among what is left."""
+
+    def choose(g: Game, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        for t in order:
+            best = [a for a in legal if a.type is t]
+            if best and (p >= 1 or t in always or rng.random() < p):
+                return rng.choice(best)
+        return rng.choice(legal)
+
+    return choose
+
 
 def play_random(
     ruleset: Ruleset,
@@ -56,10 +87,12 @@ def play_random(
     eager: bool = False,
     start: tuple[int, int, int, int] | None = None,
     on_step: Callable[[Game, int], None] | None = None,
+    agent: Agent | None = None,
 ) -> Game:
     """Uniform random legal play; ``eager`` takes wins, riichi, pon and kans whenever offered
-    (so that wins, kans, pao and the rarer settlements actually happen). ``start`` is the game's
-    (round, hand, honba, sticks) to begin at; ``on_step(g, steps)`` runs before each action."""
+    (so that wins, kans, pao and the rarer settlements actually happen); ``agent``, when given,
+    chooses instead (see :func:`eager_agent`). ``start`` is the game's (round, hand, honba,
+    sticks) to begin at; ``on_step(g, steps)`` runs before each action."""
     rng = random.Random(seed)
     g = Game(ruleset, seed=seed, start=start)
     steps = 0
@@ -71,13 +104,16 @@ def play_random(
         s = acting[0]
         legal = list(g.legal_actions(s))
         assert legal
-        if eager:
-            for t in _EAGER:
-                best = [a for a in legal if a.type is t]
-                if best:
-                    legal = best
-                    break
-        g.apply(rng.choice(legal))
+        if agent is not None:
+            g.apply(agent(g, s, legal, rng))
+        else:
+            if eager:
+                for t in _EAGER:
+                    best = [a for a in legal if a.type is t]
+                    if best:
+                        legal = best
+                        break
+            g.apply(rng.choice(legal))
         steps += 1
         if check_every and steps % check_every == 0:
             check_invariants(g)
@@ -88,15 +124,16 @@ def play_random(
 def check_final(g: Game) -> None:
     """Final scores follow from the hand results: start + deltas − deposits (+ sticks to the top)."""
     n = g.players
+    stick = g.ruleset.stick_value(g)
     scores = [g.opts.start_points] * n
     for r in g.results:
         for s in r.riichi_deposits:
-            scores[s] -= 1000
+            scores[s] -= stick
         for s in range(n):
             scores[s] += r.deltas[s]
         assert tuple(scores) == r.scores_after, (r, scores)
     leftover = g.opts.start_points * n - sum(scores)
-    assert leftover % 1000 == 0 and leftover >= 0
+    assert leftover % stick == 0 and leftover >= 0
     top = g.ranking()[0]
     scores[top] += leftover
     assert tuple(scores) == g.final_scores

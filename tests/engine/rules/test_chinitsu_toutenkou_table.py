@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -17,6 +16,7 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, HandResult, TableMeld, WinResult
 from engine.table.wall import Deal
 from engine.tiles import counts_of, parse_kind, parse_tiles
+from tests.engine.selfplay import check_final, check_points, eager_agent, play_random, random_agent
 
 A = ActionType
 
@@ -348,43 +348,96 @@ def test_ct_a12_table_game_length_and_final_results() -> None:
 _EAGER = (A.TSUMO, A.RON, A.OPEN_RIICHI, A.RIICHI, A.PON, A.ANKAN, A.KAKAN, A.DAIMINKAN, A.KITA)
 
 
-def test_selfplay_1000_one_hand_games_conserve_tiles_and_points() -> None:
-    """1,000 games of one hand each (``ct.table_hands = 1``), random play that takes wins,
-    riichi, calls, kans and extractions 70 % of the time; tiles checked every 7 steps, points
-    (scores + riichi sticks = 0) after every action."""
-    t0 = time.perf_counter()
+def _next_deal(r: HandResult, players: int = 3) -> tuple[int, int]:
+    """The next hand's dealer and honba after ``r`` (r.hand_number is its dealer's seat):
+    CT-H2 the winner deals, continuing with honba +1 if it was the dealer, else honba 0; CT-G8 on
+    a double ron the winner closest in turn order after the discarder; CT-G10 (J23) a nagashi
+    player like a winner, the closest after the dealer; CT-H1 a draw keeps a tenpai dealer, else
+    the next seat deals, honba +1 either way."""
+    dealer = r.hand_number
+    if r.wins:
+        nxt = min((w.seat for w in r.wins), key=lambda s: (s - r.wins[0].from_seat) % players)
+    elif r.kind == "nagashi_mangan":
+        nxt = min((s for s in range(players) if r.deltas[s] > 0), key=lambda s: (s - dealer) % players)
+    else:
+        assert r.kind == "exhaustive", r.kind  # no abortive draws by default (J9)
+        nxt = dealer if dealer in r.tenpai else (dealer + 1) % players
+        return nxt, r.honba + 1
+    return nxt, r.honba + 1 if nxt == dealer else 0
+
+
+def test_ct_h2_selfplay_1000_two_hand_games_conserve_tiles_points_and_pass_the_deal() -> None:
+    """1,000 complete games of two hands each (``ct.table_hands = 2``, the ruleset's own game
+    length; 500 in pinzu, 500 in souzu): half with an agent that takes wins, riichi, calls, kans
+    and extractions 70 % of the time, half uniformly random. Points (scores + riichi sticks = 0)
+    before every action, tiles every 7th step, final scores from the hand results
+    (``check_final``), and the second hand dealt as CT-H1/CT-H2/CT-G8/CT-G10 say."""
     kinds: Counter[str] = Counter()
     seen: set[ActionType] = set()
+    agents = (eager_agent(_EAGER, p=0.7), random_agent)
+
+    def agent(g: Game, seat: int, legal: list[Action], rng: random.Random) -> Action:
+        assert all(a.type is not A.CHI for a in legal)  # CT-A4
+        seen.update(a.type for a in legal)
+        return agents[int(g.seed) % 2](g, seat, legal, rng)
+
+    def conservation(g: Game, step: int) -> None:
+        check_points(g)
+        if step % 7 == 0:
+            check_tiles(g)
+
     for suit in ("p", "s"):
-        rs = ruleset(table_hands=1).with_ct(suit=suit)
+        rs = ruleset(table_hands=2).with_ct(suit=suit)
         for seed in range(500):
-            rng = random.Random(seed)
-            g = Game(rs, seed=f"{suit}{seed}")
-            steps = 0
-            while not g.over:
-                acting = g.to_act()
-                assert acting
-                s = acting[0]
-                legal = list(g.legal_actions(s))
-                assert legal and all(a.type is not A.CHI for a in legal)
-                seen.update(a.type for a in legal)
-                for t in _EAGER:
-                    best = [a for a in legal if a.type is t]
-                    if best and rng.random() < 0.7:
-                        legal = best
-                        break
-                g.apply(rng.choice(legal))
-                steps += 1
-                assert sum(g.scores) + g.sticks == 0
-                if steps % 7 == 0 and not g.over:
-                    check_tiles(g)
-                assert steps < 2000
+            g = play_random(rs, seed, agent=agent, on_step=conservation, max_steps=2000)
+            assert g.over and not g.truncated and len(g.results) == 2
+            check_final(g)
+            first, second = g.results
+            assert (second.hand_number, second.honba) == _next_deal(first), (first, second)
+            assert second.round_wind == 0  # CT-A1: East round only
             kinds.update(r.kind for r in g.results)
-    assert sum(kinds.values()) == 1000
+    assert sum(kinds.values()) == 2000
     assert kinds["ron"] and kinds["tsumo"] and kinds["exhaustive"]
     assert {A.KITA, A.PON, A.OPEN_RIICHI, A.RIICHI, A.ANKAN} <= seen
-    assert time.perf_counter() - t0 < 60
 
+
+def test_ct_c6_the_table_calculator_answers_like_the_hand_calculator() -> None:
+    """The table's calculator keeps answers per hand shape and skips tiles of the suit the game
+    does not use (CT-B1); its shanten, waits (CT-C6, White included) and agari are the hand
+    calculator's on 100 hands met in self-play per suit, each also given one tile of the other
+    suit (as the wait search tries), and on a few lookup hands."""
+    from engine.hand.wildcard import ToutenkouCalculator
+
+    for suit in ("p", "s"):
+        rs = ruleset(table_hands=1).with_ct(suit=suit)
+        table = rs.shanten_calculator()
+        plain = ToutenkouCalculator(rs.ct.suit_base)
+        other = 18 if suit == "p" else 9
+        # complete, nine-sided, White-wild, eight-copy pairs, kokushi, a wait on a kind held in
+        # every copy, a lone gari (x = the game suit)
+        lookups = ("11122233344455x", "1112345678999x", "123x456x789x11z55z", "2233445566778x")
+        lookups += ("19m199x1234567z5z", "1111z123x456x789x", "1m")
+        hands = [counts_of(parse_tiles(t.replace("x", suit))) for t in lookups]
+        assert sum(bool(plain.waits(h)) for h in hands) >= 4
+        seed = 0
+        while len(hands) < 107:
+            rng = random.Random(seed)
+            g = Game(rs, seed=seed)
+            seed += 1
+            while not g.over:
+                s = g.to_act()[0]
+                g.apply(rng.choice(list(g.legal_actions(s))))
+                if not g.over and rng.random() < 0.1:
+                    hands.append(list(g.seats[rng.randrange(3)].counts))
+        for c in hands:
+            for k in (-1, other, other + 4):
+                h = list(c)
+                if k >= 0:
+                    h[k] += 1
+                assert table.shanten(h) == plain.shanten(h) and table.standard(h) == plain.standard(h), h
+                assert table.is_agari(h) == plain.is_agari(h), h
+                assert table.waits(h) == plain.waits(h), h
+                assert table.waits(h, held_all=False) == plain.waits(h, held_all=False), h
 
 
 # --- options: every one read, and a game under changed options saves and reloads -------------------

@@ -1,11 +1,13 @@
 """Seigou self-play (tests/engine/selfplay.py's random and eager agents).
 
-* 1,000 hands, each the first hand of its own seeded game (the dealer seat rotated by the seed),
-  a third each with the random agent, the eager one (wins, riichi, pon, kans whenever offered)
-  and a closed eager one (never claims; wins, riichi, ankan whenever offered): no error, every
-  tile and every point accounted for at every 3rd step, turns in strict order (SG-D1), at most one
-  tile per turn (SG-D3), and 18 draws-or-claims per seat whenever the hand is not ended by a win
-  or an abortive draw (SG-7). One hand, not one hanchan, per game keeps the run under a minute.
+* 1,000 complete games, kept short the way pk's are: tonpuu games started at the all-last hand
+  (East 4, honba 0–2), which end after that hand unless the dealer keeps the deal. A third each
+  with the random agent, the eager one (wins, riichi, pon, kans whenever offered) and a closed
+  eager one (never claims; wins, riichi, ankan whenever offered). No error; the game ends and its
+  final scores follow from the hand results (``check_final``); points are conserved before every
+  action and every tile is accounted for at every 3rd step; turns come in strict order (SG-D1), a
+  seat acquires at most one tile per turn (SG-D3), and every hand not ended by a win or an
+  abortive draw gives each seat its 18 draws-or-claims (SG-7).
 * 40 whole games (tonpuu and hanchan) through ``play_random``: they finish, and the final scores
   follow from the hand results (``check_final``).
 """
@@ -17,84 +19,106 @@ import random
 from collections import Counter
 
 from engine.rules import find_ruleset
-from engine.rules.seigou import Seigou, hand_of
+from engine.rules.seigou import Seigou, SeigouHand, hand_of
 from engine.table.actions import Action, ActionType
-from engine.table.game import Game, Phase
+from engine.table.game import Game, HandResult, Phase
 from tests.engine.selfplay import (
     _EAGER,
     all_tiles,
     check_copy_isolated,
     check_final,
+    check_invariants,
+    check_points,
     check_reload,
+    eager_agent,
     play_random,
+    random_agent,
 )
 
 _rs = find_ruleset("seigou")
 assert isinstance(_rs, Seigou)
 SEIGOU: Seigou = _rs
+TONPUU = SEIGOU.with_options(hanchan=False)
 DRAWS = ("exhaustive", "nagashi_mangan")
 
 
-def _check_tiles_and_points(g: Game) -> None:
-    assert sum(g.scores) + 1000 * g.sticks == 4 * g.opts.start_points
-    tiles = all_tiles(g) + list(g.deal.unused)  # the 2 freed tiles that are never used (SG-7)
-    assert not [t for t, c in Counter(tiles).items() if c > 1], "a tile counted twice"
-    assert len(tiles) == 136
-    for s in g.to_act():
-        assert len(g.legal_actions(s)) > 0
+def _seigou_tiles(g: Game) -> list[int]:
+    return all_tiles(g) + list(g.deal.unused)  # the 2 freed tiles that are never used (SG-7)
 
 
 _CLOSED = (ActionType.TSUMO, ActionType.RON, ActionType.RIICHI, ActionType.ANKAN)
+_closed_eager = eager_agent(_CLOSED)
 
 
-def _play_one_hand(seed: int, eager: bool, seen: Counter[str], closed: bool = False) -> tuple[str, list[int]]:
-    """Plays the first hand of a seeded game; returns its result kind and the tiles each seat
-    acquired in it (the hand's own bookkeeping object, which the next hand does not reuse)."""
-    rng = random.Random(seed)
-    g = Game(SEIGOU, seed=seed, start=(0, seed % 4, 0, 0))
-    dealer = g.dealer
-    steps = 0
-    hs = hand_of(g)
-    while not g.results:
-        hs = hand_of(g)
-        acquired = hs.acquired
+def _closed_agent(g: Game, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """Never claims a discard (passes, that is draws, in every claim window); otherwise eager
+    for wins, riichi and concealed kans."""
+    if g.phase is Phase.CLAIM:
+        legal = [a for a in legal if a.type is ActionType.PASS]
+    return _closed_eager(g, seat, legal, rng)
+
+
+AGENTS = (random_agent, eager_agent(_EAGER), _closed_agent)
+
+
+class _TurnWatch:
+    """``on_step``: SG-D1 and SG-D3 before every action, SG-7 at the end of every hand (the hand's
+    own bookkeeping object, which the next hand does not reuse, keeps its final counts)."""
+
+    def __init__(self, check_tiles_every: int = 3) -> None:
+        self.every = check_tiles_every
+        self.hand: SeigouHand | None = None
+        self.ended = 0  # hands of the game whose end was checked
+        self.kinds: Counter[str] = Counter()
+
+    def __call__(self, g: Game, step: int) -> None:
+        self._hands_ended(g)
+        check_points(g)
+        if self.every and step % self.every == 0:
+            check_invariants(g, _seigou_tiles)
+        hs = self.hand = hand_of(g)
+        dealer = g.dealer
         # SG-D1: the seat whose turn it is follows strict order from the dealer
         assert g.current == (dealer + hs.turn - 1) % 4
         # SG-D3: at most one tile per turn
         turns_started = [(hs.turn - ((s - dealer) % 4) + 3) // 4 for s in range(4)]
-        assert all(a <= t for a, t in zip(acquired, turns_started)), (acquired, turns_started)
+        assert all(a <= t for a, t in zip(hs.acquired, turns_started)), (hs.acquired, turns_started)
         acting = g.to_act()
-        assert acting, "the game waits for nobody"
-        legal = list(g.legal_actions(acting[0]))
-        if closed and g.phase is Phase.CLAIM:
-            legal = [a for a in legal if a.type is ActionType.PASS]
-        if eager or closed:
-            for t in _EAGER if eager else _CLOSED:
-                best = [a for a in legal if a.type is t]
-                if best:
-                    legal = best
-                    break
         if g.phase is Phase.CLAIM:  # pass (= draw) is always offered
             assert Action(ActionType.PASS, acting[0]) in g.legal_actions(acting[0])
-        g.apply(rng.choice(legal))
-        steps += 1
-        if steps % 3 == 0 and not g.results:
-            _check_tiles_and_points(g)
-        assert steps < 2000
-    seen.update(a.type.name for a in g.actions)
-    return g.results[0].kind, hs.acquired
+
+    def _hands_ended(self, g: Game) -> None:
+        if len(g.results) > self.ended:
+            assert len(g.results) == self.ended + 1 and self.hand is not None
+            self._check_end(g.results[self.ended], self.hand)
+            self.ended += 1
+
+    def _check_end(self, r: HandResult, hs: SeigouHand) -> None:
+        self.kinds[r.kind] += 1
+        if r.kind in DRAWS:  # SG-7: the hand ran its 18 turns per seat
+            assert hs.acquired == [18, 18, 18, 18], (r, hs.acquired)
+        else:
+            assert max(hs.acquired) <= 18
+
+    def game_over(self, g: Game) -> None:
+        assert g.over and not g.truncated
+        self._hands_ended(g)
+        assert self.ended == len(g.results)
 
 
-def test_sg_7_selfplay_1000_hands_turn_count_tiles_and_points() -> None:
+def test_sg_7_selfplay_1000_short_games_turn_count_tiles_and_points() -> None:
     kinds: Counter[str] = Counter()
     seen: Counter[str] = Counter()
+    hands = 0
     for seed in range(1000):
-        kind, acquired = _play_one_hand(seed, eager=seed % 3 == 1, seen=seen, closed=seed % 3 == 2)
-        kinds[kind] += 1
-        if kind in DRAWS:
-            assert acquired == [18, 18, 18, 18], (seed, acquired)
-        else:
-            assert max(acquired) <= 18
+        watch = _TurnWatch()
+        g = play_random(TONPUU, seed, start=(0, 3, seed % 3, 0), agent=AGENTS[seed % 3], on_step=watch)
+        watch.game_over(g)
+        check_final(g)
+        kinds += watch.kinds
+        hands += len(g.results)
+        seen.update(a.type.name for a in g.actions)
+    assert hands > 1000  # some dealers kept the deal: the hand-to-hand flow ran too
     # the run went through the turn structure's every branch, wins included
     assert kinds["exhaustive"] and kinds["ron"] and kinds["tsumo"], kinds
     assert seen["PON"] > 1000 and seen["CHI"] > 1000 and seen["DAIMINKAN"] and seen["ANKAN"] and seen["KAKAN"], seen
