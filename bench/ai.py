@@ -1,19 +1,28 @@
 """Benchmark: the ``smart`` AI against the ``greedy`` baseline in self-play (not a test).
 
-For each ruleset, every seed is played once per seating arrangement of a balanced set: in 4p each
-way of seating two ``smart`` and two ``greedy`` players (6 games: each policy holds two seats per
-game and each seat half of the time), in sanma every arrangement of two of one policy and one of
-the other (6 games: each policy nine seats in all, each seat three times). Playing the same seed
-(the same walls, as long as the hand sequence agrees) under every arrangement cancels much of the
-luck of the deal. The unit of the confidence interval is the seed (its six games together), so
-that the dependence between seats of one game and between games of one seed is accounted for.
+Every registered ruleset is played (or those named with ``--rulesets``). For each, every seed is
+played once per seating arrangement of a balanced set: with four players each way of seating two
+``smart`` and two ``greedy`` players (6 games: each policy holds two seats per game and each seat
+half of the time), with three players every arrangement of two of one policy and one of the other
+(6 games: each policy nine seats in all, each seat three times). Playing the same seed (the same
+walls, as long as the hand sequence agrees) under every arrangement cancels much of the luck of
+the deal. The unit of the confidence interval is the seed (its six games together), so that the
+dependence between seats of one game and between games of one seed is accounted for.
+
+Game lengths (``LENGTHS``; ``--length short`` or ``full`` for every ruleset): ``riichi`` and
+``sanma`` a hanchan (as in earlier runs); the other riichi presets, ``pk``, ``seigou`` and
+``shoukou`` a tonpuu (East round only); ``chinitsu_toutenkou`` its own table game
+(``ct.table_hands`` = 6 one-hand settlements); ``taiwan16`` one wind round (``taiwan16.rounds``
+= 1 instead of 4; the dealer keeps the deal on a draw, so a hand count varies).
 
 Printed per ruleset and policy: average placement (1 = top) with a 95% confidence interval, the
 number of games, average final points, win and deal-in rates per hand; then whether ``smart``
-beats ``greedy`` (the interval of the placement gap excludes 0). Also the speed of four ``smart``
-seats (games/s, one process). Games are played on two worker processes.
+beats ``greedy`` (the interval of the placement gap excludes 0). Also the speed of ``smart``
+seats (games/s, one process). Games are played on two worker processes. The section of
+bench/RESULTS.md is rewritten after every ruleset, so a long run leaves its results so far.
 
-    python bench/ai.py [--games 2016] [--tonpuu] [--workers 2] [--no-write]
+    python bench/ai.py [--games 2016] [--rulesets riichi,pk] [--length default|short|full]
+                       [--workers 2] [--no-write]
 
 The result is written to the ``## bench/ai.py`` section of bench/RESULTS.md.
 """
@@ -27,6 +36,7 @@ import multiprocessing as mp
 import os
 import platform
 import random
+import re
 import statistics
 import sys
 import time
@@ -36,9 +46,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.results import write_section  # noqa: E402
+from bench.results import RESULTS, write_section  # noqa: E402
 from bot.ai.policy import POLICIES  # noqa: E402
-from engine.rules import Ruleset, find_ruleset  # noqa: E402
+from engine.rules import Ruleset, find_ruleset, ruleset_names  # noqa: E402
 from engine.table.game import Game  # noqa: E402
 
 POLICY_NAMES = ("smart", "greedy")
@@ -71,9 +81,30 @@ class GameRecord:
     decisions: int
 
 
-def make_ruleset(name: str, tonpuu: bool) -> Ruleset:
+# how long a benchmark game lasts per ruleset: "full" (the ruleset's default) or "short"
+LENGTHS = {"riichi": "full", "sanma": "full", "chinitsu_toutenkou": "full"}
+SPEED_FULL = ("riichi", "sanma")  # speed measured on full games, as in earlier runs
+
+
+def make_ruleset(name: str, length: str) -> Ruleset:
+    """The ruleset as benchmarked: ``short`` is a tonpuu for riichi-style rulesets, one wind
+    round for taiwan16; chinitsu_toutenkou's own game is already short (6 hands)."""
     rs = find_ruleset(name)
-    return rs.with_options(hanchan=False) if tonpuu else rs
+    if length != "short":
+        return rs
+    if name == "taiwan16":
+        return rs.with_options(tw={"rounds": 1})
+    if rs.options.hanchan:
+        return rs.with_options(hanchan=False)
+    return rs
+
+
+def length_label(rs: Ruleset, length: str) -> str:
+    if rs.name == "taiwan16":
+        return f"{rs.tw.rounds} wind round{'s' if rs.tw.rounds > 1 else ''}"  # type: ignore[attr-defined]
+    if rs.name == "chinitsu_toutenkou":
+        return f"{rs.ct.table_hands} hands"  # type: ignore[attr-defined]
+    return "hanchan" if rs.options.hanchan else "tonpuu"
 
 
 def play(rs: Ruleset, seed: int, seating: tuple[str, ...]) -> GameRecord:
@@ -110,9 +141,9 @@ def play(rs: Ruleset, seed: int, seating: tuple[str, ...]) -> GameRecord:
     )
 
 
-def _play_seed(job: tuple[str, bool, int]) -> list[GameRecord]:
-    name, tonpuu, seed = job
-    rs = make_ruleset(name, tonpuu)
+def _play_seed(job: tuple[str, str, int]) -> list[GameRecord]:
+    name, length, seed = job
+    rs = make_ruleset(name, length)
     return [play(rs, seed, seating) for seating in arrangements(rs.players)]
 
 
@@ -170,9 +201,8 @@ def summarize(name: str, players: int, records: list[GameRecord], secs: float, l
     return lines
 
 
-def speed(name: str, games: int) -> tuple[float, float]:
+def speed(rs: Ruleset, games: int) -> tuple[float, float]:
     """Games/s and decisions/s of four (or three) ``smart`` seats, one process, CPU time."""
-    rs = find_ruleset(name)
     smart = POLICIES["smart"]
     decisions = 0
     t0 = time.process_time()
@@ -186,30 +216,85 @@ def speed(name: str, games: int) -> tuple[float, float]:
     return games / secs, decisions / secs
 
 
+def previous_run() -> tuple[str, dict[str, list[str]], dict[str, str]]:
+    """The date, per-ruleset blocks and speed lines of the section bench/RESULTS.md holds now."""
+    text = RESULTS.read_text() if RESULTS.exists() else ""
+    head = "## bench/ai.py"
+    if head not in text:
+        return "", {}, {}
+    body = text[text.index(head) :].split("```")[1]
+    lines = body.strip("\n").splitlines()
+    date = lines[0][len("bench/ai.py") :].strip() if lines else ""
+    blocks: dict[str, list[str]] = {}
+    speeds: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^([a-z0-9_]+) \(\dp, ", lines[i])
+        if m:
+            j = i
+            while j < len(lines) and lines[j].strip():
+                j += 1
+            blocks[m.group(1)] = lines[i:j]
+            i = j
+            continue
+        m = re.match(r"^speed, .*?\(([a-z0-9_]+), ", lines[i])
+        if m:
+            speeds[m.group(1)] = lines[i]
+        i += 1
+    return date, blocks, speeds
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=2016, help="games per ruleset (rounded up to whole seeds)")
-    ap.add_argument("--tonpuu", action="store_true", help="play 4p as tonpuu (East round only) to save time")
+    ap.add_argument("--rulesets", default="", help="comma-separated names (default: every registered ruleset)")
+    ap.add_argument("--length", choices=("default", "short", "full"), default="default")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--speed-games", type=int, default=20)
+    ap.add_argument("--speed-games", type=int, default=20, help="games of the speed test (riichi, sanma)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
+    names = [n for n in args.rulesets.split(",") if n] or ["riichi", "sanma"] + [
+        n for n in ruleset_names() if n not in ("riichi", "sanma")
+    ]
+    for n in names:
+        find_ruleset(n)  # an unknown name fails before any game is played
     Game(find_ruleset("riichi"), seed=0)  # load the shanten tables before the workers fork
     t_start = time.perf_counter()
     lines = [
         f"bench/ai.py  {time.strftime('%Y-%m-%d %H:%M')}",
         f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f},"
         f" {args.workers} worker process(es)",
-        "smart = efficiency with ukeire + value + riichi defence; greedy = lowest shanten, random among equals,"
-        " riichi whenever possible, never calls",
+        "smart = efficiency with ukeire + value + riichi defence + the ruleset's calls, riichi/open riichi/"
+        "declared tenpai, nuki (bot/ai/profile.py);",
+        "greedy = lowest shanten, random among equals, riichi (declared tenpai) whenever possible, kita/nuki"
+        " always, never calls",
         "",
     ]
     ctx = mp.get_context("fork")
-    for name in ("riichi", "sanma"):
-        rs = make_ruleset(name, args.tonpuu and name == "riichi")
+    order = ["riichi", "sanma"] + [n for n in ruleset_names() if n not in ("riichi", "sanma")]
+    old_date, old_blocks, old_speeds = previous_run() if args.rulesets else ("", {}, {})
+    blocks: dict[str, list[str]] = {}
+    speeds: dict[str, str] = {}
+
+    def text(done: bool) -> str:
+        kept = [n for n in order if n not in blocks and n in old_blocks]
+        out = list(lines)
+        if kept:
+            out += [f"kept from the run of {old_date} (not played again now): {', '.join(kept)}", ""]
+        for n in order:
+            block = blocks.get(n) or old_blocks.get(n)
+            if block:
+                out += [*block, ""]
+        out += [speeds.get(n) or old_speeds[n] for n in order if n in speeds or n in old_speeds]
+        out.append(f"total wall time: {time.perf_counter() - t_start:.0f} s" if done else "(run in progress)")
+        return "\n".join(out)
+
+    for name in names:
+        length = args.length if args.length != "default" else LENGTHS.get(name, "short")
+        rs = make_ruleset(name, length)
         per_seed = len(arrangements(rs.players))
         seeds = math.ceil(args.games / per_seed)
-        jobs = [(name, args.tonpuu and name == "riichi", seed) for seed in range(seeds)]
+        jobs = [(name, length, seed) for seed in range(seeds)]
         t0 = time.perf_counter()
         records: list[GameRecord] = []
         if args.workers > 1:
@@ -220,24 +305,24 @@ def main() -> int:
             for job in jobs:
                 records.extend(_play_seed(job))
         secs = time.perf_counter() - t0
-        length = "tonpuu" if args.tonpuu and name == "riichi" else "hanchan"
-        label = f"{name} ({rs.players}p, {length})"
-        lines += summarize(name, rs.players, records, secs, label)
-        lines.append("")
-        print("\n".join(lines[-6:-1]), file=sys.stderr, flush=True)
-    for name in ("riichi", "sanma"):
-        gps, dps = speed(name, args.speed_games)
-        lines.append(
-            f"speed, {find_ruleset(name).players} smart seats ({name}, hanchan): {gps:.2f} games/s,"
-            f" {dps:,.0f} decisions/s ({args.speed_games} games, one process, CPU time)"
+        label = f"{name} ({rs.players}p, {length_label(rs, length)})"
+        blocks[name] = summarize(name, rs.players, records, secs, label)
+        print("\n".join(blocks[name]), file=sys.stderr, flush=True)
+        full = name in SPEED_FULL
+        games = args.speed_games if full else max(2, args.speed_games // 4)
+        timed = find_ruleset(name) if full else rs
+        gps, dps = speed(timed, games)
+        speeds[name] = (
+            f"speed, {rs.players} smart seats ({name}, {length_label(timed, length)}):"
+            f" {gps:.2f} games/s, {dps:,.0f} decisions/s ({games} games, one process, CPU time)"
         )
-    lines.append(f"total wall time: {time.perf_counter() - t_start:.0f} s")
-    text = "\n".join(lines)
-    print(text)
+        if not args.no_write:
+            write_section("bench/ai.py", text(False))
+    final = text(True)
+    print(final)
     if not args.no_write:
-        write_section("bench/ai.py", text)
+        write_section("bench/ai.py", final)
     return 0
-
 
 
 if __name__ == "__main__":

@@ -22,7 +22,15 @@ from engine.hand import tables as _tables
 from engine.tiles import YAOCHU
 
 __all__ = [
+    "PACK_CLASS",
+    "PACK_FIELD",
+    "PACK_KINDS",
+    "PACK_PAIRS",
+    "PACK_TILES",
+    "PACK_YAOCHU",
+    "PACK_YAOCHU_PAIRS",
     "ShantenCalculator",
+    "SuitTables",
     "Ukeire",
     "calculator",
     "is_agari",
@@ -39,6 +47,56 @@ _AGARI_STD = (1 << 6) | 4  # after >> _F_CF: four complete blocks, exactly one o
 _M6 = 63
 
 _YAOCHU_NUM = (0, 8)  # ranks that are yaochu inside a number suit
+
+# Public names of the packed per-suit value's layout (see :class:`SuitTables`): ``v & PACK_CLASS``
+# is the suit's distance class; ``(v >> PACK_TILES) & PACK_FIELD`` its tiles, and so on. The
+# counters are additive, so they can be read off the sum of the four suits' values.
+PACK_CLASS = _CLS
+PACK_FIELD = _M6
+PACK_TILES, PACK_PAIRS, PACK_KINDS, PACK_YAOCHU, PACK_YAOCHU_PAIRS = _F_N, _F_P, _F_K, _F_Y, _F_YP
+
+
+@dataclass(frozen=True, slots=True)
+class SuitTables:
+    """A calculator's per-suit tables, for callers that change a hand one suit at a time (the AI's
+    ukeire search): a hand is four packed values, ``maps[s][bytes(counts of suit s)]`` (suits 0-2
+    the number suits, 3 the honours), and a tile drawn or discarded replaces one of them.
+
+    ``standard(v1, v2, v3, v4)`` is the standard-form shanten of the hand those values describe,
+    equal to ``calculator.standard(counts)`` for a 3n+1 or 3n+2 hand. ``special_forms`` says
+    whether the calculator's ``shanten`` also takes chiitoitsu and kokushi (13 and 14 tiles),
+    read off the counters as :meth:`seven_pairs` and :meth:`thirteen_orphans` (the counters above
+    the tiles field add up exactly; the tiles field itself is read with :meth:`tiles`).
+    """
+
+    maps: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int], dict[bytes, int]]
+    t2: list[int]
+    t3: list[int]
+    final: list[int]
+    width: int
+    special_forms: bool
+
+    @staticmethod
+    def tiles(v1: int, v2: int, v3: int, v4: int) -> int:
+        """Tiles in the hand. Read per suit: with five sets (taiwan16) the four distance classes
+        can add up past ``PACK_CLASS`` and carry into the tiles field of a plain sum."""
+        return ((v1 >> _F_N) + (v2 >> _F_N) + (v3 >> _F_N) + (v4 >> _F_N)) & _M6
+
+    def standard(self, v1: int, v2: int, v3: int, v4: int) -> int:
+        n = self.tiles(v1, v2, v3, v4)
+        idx = self.t3[self.t2[(v1 & _CLS) * self.width + (v2 & _CLS)] + (v3 & _CLS)] + (v4 & _CLS)
+        return self.final[idx + n // 3] - 1
+
+    @staticmethod
+    def seven_pairs(total: int) -> int:
+        """Chiitoitsu shanten of a 13/14-tile hand from the sum of its four packed values."""
+        kinds = (total >> _F_K) & _M6
+        return 6 - ((total >> _F_P) & _M6) + (7 - kinds if kinds < 7 else 0)
+
+    @staticmethod
+    def thirteen_orphans(total: int) -> int:
+        """Kokushi shanten of a 13/14-tile hand from the sum of its four packed values."""
+        return 13 - ((total >> _F_Y) & _M6) - (1 if (total >> _F_YP) & _M6 else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +274,23 @@ class ShantenCalculator:
         self.forms = forms
         self.shanten = shanten
         self.is_agari = is_agari
+        self._table_paths = (standard, shanten)  # for ``suit_tables``: which shanten is in use
+
+    def suit_tables(self) -> SuitTables | None:
+        """The per-suit tables behind ``shanten`` (see :class:`SuitTables`), or None when this
+        calculator's ``shanten`` is not the table's (a subclass that searches, or reads other
+        hand forms): then callers use ``shanten`` itself."""
+        paths = getattr(self, "_table_paths", None)
+        if paths is None:
+            return None
+        standard, shanten = paths
+        if self.shanten is shanten and self.standard is standard:
+            special = True
+        elif self.shanten is standard and self.standard is standard:
+            special = False  # standard form only (e.g. taiwan16's 16-tile hands)
+        else:
+            return None
+        return SuitTables((self._num, self._num, self._num, self._hon), self._t2, self._t3, self._final, self._v, special)
 
     # -- slow, validating path ---------------------------------------------------------------
 
