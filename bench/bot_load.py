@@ -10,14 +10,23 @@ time or until every game has ended.
 
 It prints the time from an interaction being sent to the bot's first callback (the devserver's
 ``InteractionRecord.latency``) and where it goes, how many interactions went unanswered within
-Discord's 3 s, the engine's time per action (timing wrappers around ``Game.apply``/``Game.play``,
-the AI policy and the presenter's PNG renders, installed here only), the REST calls per click,
-RSS per table and interactions/s, with MET / NOT MET against the targets. The bot, the fake
-server and the driver share one event loop, so every latency includes the fake server's work.
-Clicking at once keeps the bot saturated; ``--think N`` paces each click by N s (x0.5..1.5).
+Discord's 3 s, the time from a click to the player's hand message changing (the work the first
+response does not wait for), the engine's time per action (timing wrappers around
+``Game.apply``/``Game.play`` and the AI policy, installed here only), the pictures drawn (the
+presenter's render hook: CPU in the render worker and time from asking to having the PNG), the REST
+calls per click, RSS per table (the bot's render worker processes included) and interactions/s,
+with MET / NOT MET against the targets. The bot, the fake server and the driver share one event
+loop, so every latency includes the fake server's work. Clicking at once keeps the bot saturated;
+``--think N`` paces each click by N s (x0.5..1.5).
+
+Then, in the same process and under the same load, it runs the same drive again with the older
+design as the reference (pictures drawn on the event loop with a palette chosen per picture, every
+update edits the table picture before the hands go out) and prints each headline number of the
+current design next to the reference's with their ratio. The current design runs first, so its RSS
+is measured in a fresh process; ``--no-reference`` skips the reference run.
 
     python bench/bot_load.py [--seconds 60] [--tables 200] [--two-human 50] [--users 100]
-                             [--think 0] [--profile out.prof] [--no-write]
+                             [--think 0] [--profile out.prof] [--no-reference] [--no-write]
 
 The result is written to the ``## bench/bot_load.py`` section of bench/RESULTS.md.
 """
@@ -55,6 +64,7 @@ from bot.client import JantakuBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.devserver import DiscordServer  # noqa: E402
 from bot.devserver.state import DM, InteractionRecord, Message  # noqa: E402
+from bot.render.pictures import PngOptions, png_options, set_png_options  # noqa: E402
 from engine.table.game import Game  # noqa: E402
 
 DEADLINE = 3.0  # Discord's interaction callback window
@@ -62,13 +72,24 @@ TARGET_P99_MS = 100.0
 TARGET_RSS_MB = 2.0
 
 
-def rss_mb() -> float:
-    """Current resident set size (VmRSS) of this process, MiB."""
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _vmrss(pid: str) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def rss_mb(children: list[int] | tuple[int, ...] = ()) -> float:
+    """Resident set size (VmRSS) of this process plus the ``children`` (the bot's render worker
+    processes), MiB."""
+    own = _vmrss("self")
+    if own is None:
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return own + sum(_vmrss(str(pid)) or 0.0 for pid in children)
 
 
 def peak_rss_mb() -> float:
@@ -88,25 +109,37 @@ def pct(values: list[float], q: float) -> float:
 
 @dataclass
 class Timer:
-    """Wall time (perf_counter) and this thread's CPU time (thread_time) of every call; the machine
-    may be shared, so the CPU time is the steadier of the two."""
+    """Wall time (perf_counter) of every call and this thread's CPU time (thread_time) of every
+    ``CPU_EVERY``-th: the machine may be shared, so the CPU time is the steadier of the two, but
+    reading it is a system call, which on a busy VM costs as much as the call being timed."""
 
     ns: list[int] = field(default_factory=list)
     cpu_ns: list[int] = field(default_factory=list)
     on: bool = False
 
+    CPU_EVERY = 16
+
+    def reset(self) -> None:
+        self.ns.clear()
+        self.cpu_ns.clear()
+        self.on = False
+
     def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         clock, cpu = time.perf_counter_ns, time.thread_time_ns
+        every = self.CPU_EVERY
 
         def timed(*args: Any, **kwargs: Any) -> Any:
             if not self.on:
                 return fn(*args, **kwargs)
-            t0, c0 = clock(), cpu()
+            sample = len(self.ns) % every == 0
+            t0 = clock()
+            c0 = cpu() if sample else 0
             try:
                 return fn(*args, **kwargs)
             finally:
+                if sample:
+                    self.cpu_ns.append(cpu() - c0)
                 self.ns.append(clock() - t0)
-                self.cpu_ns.append(cpu() - c0)
 
         timed.__wrapped__ = fn  # type: ignore[attr-defined]
         return timed
@@ -115,12 +148,13 @@ class Timer:
         if not self.ns:
             return f"  {label:<44} (no calls)"
         us = [n / 1000 for n in self.ns]
-        cus = [n / 1000 for n in self.cpu_ns]
+        cus = [n / 1000 for n in self.cpu_ns] or [float("nan")]
         mean = sum(us) / len(us)
+        cpu_mean = sum(cus) / len(cus)
         return (
             f"  {label:<44} n={len(us):>7,}  wall mean {mean:>8.1f} µs  p50 {pct(us, 50):>8.1f}  p99 {pct(us, 99):>8.1f}"
-            f"  max {max(us):>9.1f} | cpu mean {sum(cus) / len(cus):>8.1f}  p99 {pct(cus, 99):>8.1f}"
-            f"  total {sum(cus) / 1e6:>5.2f} s"
+            f"  max {max(us):>9.1f} | cpu (1 in {self.CPU_EVERY}) mean {cpu_mean:>7.1f}  p99 {pct(cus, 99):>7.1f}"
+            f"  total ~{cpu_mean * len(us) / 1e6:>5.2f} s"
         )
 
 
@@ -128,9 +162,6 @@ TIMERS = {
     "apply": Timer(),
     "play": Timer(),
     "ai": Timer(),
-    "render_table": Timer(),
-    "render_hand": Timer(),
-    "render_result": Timer(),
 }
 
 
@@ -140,8 +171,38 @@ def install_timers() -> None:
     Game.play = TIMERS["play"].wrap(Game.play)  # type: ignore[method-assign]
     for name in list(POLICIES):  # bot.tables looks the policy up in this dict at every AI move
         POLICIES[name] = TIMERS["ai"].wrap(POLICIES[name])
-    for name in ("render_table", "render_hand", "render_result"):
-        setattr(presenter_mod, name, TIMERS[name].wrap(getattr(presenter_mod, name)))
+
+
+class RenderStats:
+    """Every picture the presenter drew (its ``Renderer.on_render`` hook): CPU seconds drawing it
+    (in the render worker, or on the event loop in the reference design) and seconds from asking
+    for it to having the PNG (queueing for the worker included)."""
+
+    def __init__(self) -> None:
+        self.by_kind: dict[str, tuple[list[float], list[float]]] = {}
+        self.on = False
+
+    def __call__(self, kind: str, cpu: float, wait: float) -> None:
+        if self.on:
+            cpus, waits = self.by_kind.setdefault(kind, ([], []))
+            cpus.append(cpu * 1000)
+            waits.append(wait * 1000)
+
+    def cpu_total(self) -> float:
+        return sum(sum(c) for c, _ in self.by_kind.values()) / 1000
+
+    def lines(self, where: str) -> list[str]:
+        out = []
+        for kind in ("table", "hand", "result", "final"):
+            if kind not in self.by_kind:
+                continue
+            cpu, wait = self.by_kind[kind]
+            out.append(
+                f"  {kind + ' picture':<15} n={len(cpu):>6,}  CPU ({where}) mean {sum(cpu) / len(cpu):6.2f} ms"
+                f"  p99 {pct(cpu, 99):6.2f}  total {sum(cpu) / 1000:5.2f} s | asked -> PNG in hand: p50 {pct(wait, 50):7.1f} ms"
+                f"  p99 {pct(wait, 99):7.1f}  max {max(wait):7.1f}"
+            )
+        return out
 
 
 class Stages:
@@ -151,6 +212,10 @@ class Stages:
     def __init__(self) -> None:
         self.parsed: dict[int, float] = {}
         self.deferred: dict[int, float] = {}
+
+    def reset(self) -> None:
+        self.parsed.clear()
+        self.deferred.clear()
 
     def install(self) -> None:
         import discord.interactions
@@ -195,6 +260,27 @@ class Stages:
         return out
 
 
+class GcPauses:
+    """The cyclic garbage collector's pauses (they stop the event loop), by generation."""
+
+    def __init__(self) -> None:
+        self.ms: dict[int, list[float]] = {}
+        self.on = False
+        self._t0 = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+        elif self.on:
+            self.ms.setdefault(int(info["generation"]), []).append((time.perf_counter() - self._t0) * 1000)
+
+    def line(self) -> str:
+        parts = [
+            f"gen{g} {len(v)} x, total {sum(v):.0f} ms, max {max(v):.1f} ms" for g, v in sorted(self.ms.items()) if v
+        ]
+        return "  garbage-collector pauses during the drive: " + ("; ".join(parts) or "none")
+
+
 class LoopLag:
     """How late a 20 ms sleep wakes up: how long the event loop is kept busy by other work."""
 
@@ -236,6 +322,8 @@ class Driver:
         self.think = think
         self.rng = random.Random(1)
         self.click_errors: Counter[str] = Counter()
+        self.clicked_at: dict[tuple[int, int], float] = {}  # (user, table) -> when the click was sent
+        self.hand_lag: list[float] = []  # ms from a click to that player's hand message changing
         self._orig_create = server._announce_create
         self._orig_update = server._announce_update
         # wake a seat's agent when its hand DM changes (instead of polling, or server.wait_for
@@ -264,6 +352,7 @@ class Driver:
                     break
             else:
                 return
+        self._hand_changed(msg, uid)
         for row in msg.components:
             for comp in row.get("components", ()):
                 m = re.match(r"mjr?:(\d+):", comp.get("custom_id", ""))
@@ -272,6 +361,16 @@ class Driver:
                     if seat is not None:
                         seat.event.set()
                     return
+
+    def _hand_changed(self, msg: Message, uid: int) -> None:
+        if not self.clicked_at:
+            return
+        m = re.search(r"\*\*Table #(\d+)\*\*", msg.content or "")
+        if m is None:
+            return
+        t0 = self.clicked_at.pop((uid, int(m[1])), None)
+        if t0 is not None:
+            self.hand_lag.append((time.monotonic() - t0) * 1000)
 
     def live(self, seat: Seat) -> tuple[int, str, int] | None | bool:
         """(message id, custom_id, serial) of the first live button, None if none, False if over."""
@@ -299,8 +398,10 @@ class Driver:
                 return
             if found is None:
                 seat.event.clear()
+                # woken by a change of the seat's hand DM; the timeout only retries a refused click
+                refused = seat.last_rec is not None and bool(seat.last_rec.followup_ids)
                 try:
-                    await asyncio.wait_for(seat.event.wait(), timeout=1.0)
+                    await asyncio.wait_for(seat.event.wait(), timeout=1.0 if refused else 5.0)
                 except TimeoutError:
                     rec = seat.last_rec
                     if rec is not None and rec.responded and rec.followup_ids:
@@ -317,8 +418,10 @@ class Driver:
                 assert not isinstance(found, bool)
             mid, cid, serial = found
             try:
+                self.clicked_at[(seat.user_id, seat.table)] = time.monotonic()
                 rec = await self.server.click(seat.user_id, mid, cid)
             except (LookupError, ValueError, PermissionError) as e:
+                self.clicked_at.pop((seat.user_id, seat.table), None)
                 self.click_errors[type(e).__name__] += 1
                 await asyncio.sleep(0.01)
                 continue
@@ -409,6 +512,21 @@ def route_table(reqs: list[Any], clicks: int, top: int = 10) -> list[str]:
     ]
 
 
+BACKLOG = 1024
+
+
+def widen_backlog(server: DiscordServer) -> None:
+    """Let the fake server queue up to BACKLOG connections not yet accepted (aiohttp's default is
+    128). Discord's edge never turns a connection away for that; here a burst of new connections
+    from the bot would overflow the queue, the kernel would drop the SYN, and that click would wait
+    a full second for the retransmission: a harness artifact, not the bot's latency."""
+    runner = getattr(server, "_runner", None)
+    for site in getattr(runner, "sites", ()):
+        sock = getattr(site, "_sock", None)
+        if sock is not None:
+            sock.listen(BACKLOG)  # on a listening socket this only changes the queue's length
+
+
 async def quiesce(server: DiscordServer, bot: JantakuBot, limit: float = 15.0) -> None:
     """Wait until the bot has finished the work the last clicks started (no table locked and no
     request reaching the fake server for a while), so closing it cuts nothing off."""
@@ -450,16 +568,29 @@ async def setup_table(
     return tid
 
 
-async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
+STAGES = Stages()
+
+#: The older presenter the current one is measured against (same process, same load): pictures
+#: drawn on the event loop, a palette chosen per picture at zlib level 6, every update edits the
+#: table picture, no limit on updates worked on at once. (The rest of the bot is the same in both
+#: runs: the per-table ordering of updates, the message intents left out.)
+REFERENCE = presenter_mod.PresenterOptions(
+    render_workers=0, table_interval=0.0, concurrent=0, png=PngOptions("adaptive", 6)
+)
+
+
+async def run(args: argparse.Namespace, out: list[str], *, reference: bool = False) -> dict[str, Any]:
     def say(line: str = "") -> None:
         out.append(line)
         print(line, flush=True)
 
     res: dict[str, Any] = {}
     res["rss_import"] = rss_mb()
+    say(f"load average at start: {os.getloadavg()[0]:.2f}")
     tmp = tempfile.TemporaryDirectory(prefix="jantaku-load-")
     server = DiscordServer()
     await server.start()
+    widen_backlog(server)
     restore = server.configure_client()
     guild = server.add_guild("Load club", channels=[f"tables-{i}" for i in range(args.channels)])
     users = [server.add_user(f"p{i:03d}", guilds=[guild.id]).id for i in range(args.users)]
@@ -473,19 +604,41 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         log_level="WARNING",
         ai_delay=0.0,
     )
-    stages = Stages()
-    stages.install()
+    stages = STAGES
+    stages.reset()
+    for timer in TIMERS.values():
+        timer.reset()
+    renders = RenderStats()
+    saved_options, saved_png = presenter_mod.DEFAULT_OPTIONS, png_options()
+    if reference:
+        presenter_mod.DEFAULT_OPTIONS = REFERENCE
     bot = JantakuBot(settings)
     runner = asyncio.create_task(bot.start(settings.token))
     lag = LoopLag()
     lag_task = asyncio.create_task(lag.run())
+    pauses = GcPauses()
+    gc.callbacks.append(pauses)
+    workers: list[int] = []
     try:
         await server.wait_until_ready(30)
         await server.wait_for_commands(["table"], guild.id, timeout=30)
+        renderer = bot.presenter.renderer
+        renderer.on_render = renders
+        await renderer.wait_ready()
+        workers = renderer.worker_pids()
         gc.collect()
-        res["rss_base"] = rss_mb()
+        res["rss_base"] = rss_mb(workers)
+        opts = bot.presenter.options
         say(
-            f"bot ready: RSS {res['rss_base']:.1f} MiB with 0 tables (after import: {res['rss_import']:.1f} MiB)"
+            f"design: {'REFERENCE (older design)' if reference else 'current'}: pictures drawn "
+            + (f"in {len(workers)} worker process(es)" if opts.render_workers else "on the event loop")
+            + f", palette {png_options().palette}, zlib level {png_options().compress_level}, table picture edited "
+            + (f"at most once per {opts.table_interval:g} s per table" if opts.table_interval > 0 else "on every update")
+            + (f", at most {opts.concurrent} updates worked on at once" if opts.concurrent else ", no limit on updates at once")
+        )
+        say(
+            f"bot ready: RSS {res['rss_base']:.1f} MiB with 0 tables (after import: {res['rss_import']:.1f} MiB"
+            + (f"; render workers {sum(_vmrss(str(p)) or 0 for p in workers):.1f} MiB of it)" if workers else ")")
         )
 
         # --- tables -------------------------------------------------------------------------------
@@ -516,7 +669,6 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
                     setup_failed[f"{type(e).__name__}: {str(e)[-60:]}"] += 1
                     return None
 
-        install_timers()
         t_setup = time.perf_counter()
         started = await asyncio.gather(*(one(i, h) for i, h in enumerate(plan)))
         tids = [t for t in started if t is not None]
@@ -556,6 +708,8 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         # --- drive ---------------------------------------------------------------------------------
         for t in TIMERS.values():
             t.on = True
+        renders.on = True
+        pauses.on = True
         lag.on = True
         prof = cProfile.Profile() if args.profile else None
         req0 = server.request_count
@@ -570,11 +724,12 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
             await asyncio.sleep(1.0)
             el = time.perf_counter() - t0
             held = prune_devserver(server) if not args.keep_history else devserver_bytes(server)
-            rss_samples.append(rss_mb())
+            rss_samples.append(rss_mb(workers))
             playing, over = drv.games()
             if not mid_done and el >= args.seconds / 2:
-                gc.collect()
-                res["rss_mid"], held_mid, res["playing_mid"], mid_done = rss_mb(), held, playing, True
+                # no gc.collect() here: a full collection of this heap stops the loop ~0.5 s,
+                # a pause the benchmark would add to every click in flight
+                res["rss_mid"], held_mid, res["playing_mid"], mid_done = rss_mb(workers), held, playing, True
             if el >= args.seconds or playing == 0:
                 break
             if int(el) % 10 == 0:
@@ -602,9 +757,11 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         await quiesce(server, bot)
         for t in TIMERS.values():
             t.on = False
+        renders.on = False
+        pauses.on = False
         lag.on = False
         gc.collect()
-        res["rss_end"] = rss_mb()
+        res["rss_end"] = rss_mb(workers)
         res["peak"] = max(peak_rss_mb(), res["rss_end"])
         held_end = prune_devserver(server) if not args.keep_history else devserver_bytes(server)
         playing, over = drv.games()
@@ -632,9 +789,13 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         say(
             f"  engine actions applied {actions:,} = {actions / drive_s:,.0f}/s (human {len(TIMERS['play'].ns):,}, AI/auto the rest)"
         )
+        worker_cpu = renders.cpu_total() if workers else 0.0
         say(
             f"  process CPU {cpu:.1f} s over {drive_s:.1f} s wall ({cpu / drive_s * 100:.0f}% of one core; one event loop)"
+            + (f" + render worker CPU {worker_cpu:.1f} s ({worker_cpu / drive_s * 100:.0f}% of one core)" if workers else "")
         )
+        res["cpu_per_click"] = (cpu + worker_cpu) * 1000 / max(1, len(recs))
+        res["loop_cpu_per_click"] = cpu * 1000 / max(1, len(recs))
         if lat:
             say(
                 f"  click -> first callback (InteractionRecord.latency, ms): p50 {pct(lat, 50):.1f}  p90 {pct(lat, 90):.1f}  "
@@ -642,6 +803,12 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
             )
         for line in stages.lines(recs):
             say(line)
+        hand = drv.hand_lag
+        if hand:
+            say(
+                f"  click -> the player's hand message changes (what the first response does not wait for; ms): "
+                f"p50 {pct(hand, 50):.1f}  p90 {pct(hand, 90):.1f}  p99 {pct(hand, 99):.1f}  max {max(hand):.1f}"
+            )
         say(f"  unanswered within {DEADLINE:.0f} s: {len(late)} of {len(recs):,}")
         if setup_lat:
             say(
@@ -653,6 +820,7 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
                 f"  event-loop lag (a 20 ms sleep wakes late by, ms): p50 {pct(lag.lags, 50):.1f}  p99 {pct(lag.lags, 99):.1f}  "
                 f"max {max(lag.lags):.1f}"
             )
+        say(pauses.line())
         say()
         say(
             f"REST requests the bot made to the fake server during the drive: {n_req:,} "
@@ -665,9 +833,9 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         say(TIMERS["apply"].line("engine action: Game.apply (every action)"))
         say(TIMERS["play"].line("Game.play (human: validate + apply)"))
         say(TIMERS["ai"].line("AI policy decision (smart)"))
-        say(TIMERS["render_table"].line("render_table (PNG, every update)"))
-        say(TIMERS["render_hand"].line("render_hand (PNG, hand DMs)"))
-        say(TIMERS["render_result"].line("render_result (PNG, hand results)"))
+        say("pictures drawn during the drive (the presenter's render hook):")
+        for line in renders.lines("worker" if workers else "event loop"):
+            say(line)
         say()
         per_mid = (res["rss_mid"] - res["rss_base"]) / len(tids)
         per_end = (res["rss_end"] - res["rss_base"]) / len(tids)
@@ -694,6 +862,18 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         say()
         p99 = pct(lat, 99) if lat else float("inf")
         res.update(p99=p99, late=len(late), per_table=per_end, net_per_table=net_end)
+        res.update(
+            p50=pct(lat, 50) if lat else float("nan"),
+            p90=pct(lat, 90) if lat else float("nan"),
+            max=max(lat) if lat else float("nan"),
+            clicks=len(recs),
+            rate=rate,
+            hand_p50=pct(hand, 50) if hand else float("nan"),
+            hand_p99=pct(hand, 99) if hand else float("nan"),
+            lag_p99=pct(lag.lags, 99) if lag.lags else float("nan"),
+            req_per_click=n_req / max(1, len(recs)),
+            table_edits=sum(1 for r in reqs if r.method == "PATCH" and "/channels/" in r.path) / max(1, len(recs)),
+        )
         say("targets:")
         say(
             f"  p99 click -> first response < {TARGET_P99_MS:.0f} ms: {p99:.1f} ms  {'MET' if p99 < TARGET_P99_MS else 'NOT MET'}"
@@ -711,6 +891,11 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
                 "capacity and the latency above is queueing at saturation; --think N paces the clicks."
             )
         say(
+            f"note: the fake server listens with a backlog of {BACKLOG} (aiohttp's 128 drops SYNs under bursts of new "
+            "connections: a 1 s TCP retransmission that real Discord would not cause); the driver wakes on hand-message "
+            "changes (and every 5 s); no gc.collect() during the drive."
+        )
+        say(
             "note: bot, fake Discord server and driver share ONE event loop on a "
             f"{os.cpu_count()}-core machine; every latency above includes the fake server's own work "
             "(JSON, multipart parsing, gateway dispatch) and the driver's."
@@ -727,6 +912,7 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
                 say(line)
     finally:
         lag_task.cancel()
+        gc.callbacks.remove(pauses)
         for name in ("discord", "bot"):  # work cut off by the shutdown is not a finding
             logging.getLogger(name).setLevel(logging.CRITICAL)
         await bot.close()
@@ -736,6 +922,8 @@ async def run(args: argparse.Namespace, out: list[str]) -> dict[str, Any]:
         restore()
         await server.stop()
         tmp.cleanup()
+        presenter_mod.DEFAULT_OPTIONS = saved_options
+        set_png_options(saved_png)
     return res
 
 
@@ -752,6 +940,36 @@ def _profile_text(path: str, key: str, top: int) -> list[str]:
         for s in lines[start:]
         if s.strip()
     ]
+
+
+def comparison(new: dict[str, Any], ref: dict[str, Any]) -> list[str]:
+    """The current design's headline numbers next to the reference run's, with their ratio."""
+    rows = [
+        ("click -> first response p50 (ms)", "p50", "{:.1f}"),
+        ("click -> first response p90 (ms)", "p90", "{:.1f}"),
+        ("click -> first response p99 (ms)", "p99", "{:.1f}"),
+        ("click -> first response max (ms)", "max", "{:.1f}"),
+        ("unanswered within 3 s", "late", "{:.0f}"),
+        ("interactions handled per second", "rate", "{:.1f}"),
+        ("click -> hand message changes p50 (ms)", "hand_p50", "{:.1f}"),
+        ("click -> hand message changes p99 (ms)", "hand_p99", "{:.1f}"),
+        ("event-loop lag p99 (ms)", "lag_p99", "{:.1f}"),
+        ("CPU per click, all processes (ms)", "cpu_per_click", "{:.1f}"),
+        ("CPU per click in the event loop's process (ms)", "loop_cpu_per_click", "{:.1f}"),
+        ("REST requests per click", "req_per_click", "{:.2f}"),
+        ("message edits (PATCH) per click", "table_edits", "{:.2f}"),
+        ("RSS per table (MiB; reference measured second)", "per_table", "{:.2f}"),
+    ]
+    out = [
+        "current design vs the reference run (the older presenter: pictures on the event loop, every update edits the "
+        "table picture, no limit on updates at once), same process, same settings, run right after:",
+        f"  {'':<50} {'current':>10} {'reference':>10}  current/reference",
+    ]
+    for label, key, fmt in rows:
+        a, b = new.get(key, float("nan")), ref.get(key, float("nan"))
+        ratio = f"{a / b:.2f}x" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else "-"
+        out.append(f"  {label:<50} {fmt.format(a):>10} {fmt.format(b):>10}  {ratio}")
+    return out
 
 
 def main() -> int:
@@ -774,6 +992,7 @@ def main() -> int:
     ap.add_argument("--keep-history", action="store_true", help="do not prune the fake server's old PNGs")
     ap.add_argument("--profile", metavar="FILE", help="cProfile the drive phase into FILE (slows everything)")
     ap.add_argument("--profile-top", type=int, default=25)
+    ap.add_argument("--no-reference", action="store_true", help="skip the reference run of the older design")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -792,7 +1011,16 @@ def main() -> int:
     for line in out:
         print(line)
     t0 = time.perf_counter()
-    asyncio.run(run(args, out))
+    STAGES.install()  # discord.py's parser binds at connection time: before any bot exists
+    install_timers()
+    res = asyncio.run(run(args, out))
+    if not args.no_reference and not args.profile:
+        ref_out: list[str] = []
+        print("\n--- reference run (older design), same process, same settings ---")
+        ref = asyncio.run(run(args, ref_out, reference=True))
+        out.append("")
+        out.extend(comparison(res, ref))
+        print("\n".join(out[-len(comparison(res, ref)) :]))
     out.append(f"load average at end: {os.getloadavg()[0]:.2f} (other processes share the 2 cores)")
     out.append(f"total wall time: {time.perf_counter() - t0:.1f} s")
     print("\n".join(out[-2:]))

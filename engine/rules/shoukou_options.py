@@ -10,6 +10,7 @@ __all__ = ["ShoukouOptions"]
 _CHOICES = {
     "kuikae": ("effective+physical", "effective", "off"),
     "fu": ("max", "best_interpretation"),
+    "union": ("interpretations", "transformations"),
 }
 
 
@@ -23,6 +24,11 @@ class ShoukouOptions:
     yakuman_union: bool = True  # A11: yakuman kinds from every interpretation
     aka_follows_effective: bool = False  # SK-D7 / A14: a transformed red five keeps its red dora
     fu: str = "max"  # A10 / SK-10.8: "max" | "best_interpretation"
+    # SK-10.5: what the union runs over. "interpretations" (the spec's literal SK-10): every
+    # (τ, decomposition, placement), so one untransformed hand may add chiitoitsu to ryanpeikou.
+    # "transformations": per τ (none included) only its best single reading (R-7: points, han,
+    # fu), then the union of those readings by SK-10.5 (a reading of the seed: 昇降 adds yaku).
+    union: str = "interpretations"
 
     def __post_init__(self) -> None:
         for key, allowed in _CHOICES.items():
