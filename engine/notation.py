@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.tiles import RED, NotationError, format_tiles, kind_of, parse_tiles
+from engine.tiles import RED, NotationError, format_tiles, is_chi_shape, is_one_kind, kind_of, parse_tiles
 
 __all__ = [
     "HandSpec",
@@ -158,18 +158,13 @@ def _meld(token: str, pos: int) -> Meld:
         kinds = sorted(kind_of(t) for t in tiles)
     t = MeldType(mtype)
     if t is MeldType.CHI:
-        ok = (
-            len(kinds) == 3
-            and kinds[0] < 27
-            and kinds[0] // 9 == kinds[2] // 9
-            and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
-        )
+        ok = is_chi_shape(kinds)
         need = "three consecutive tiles of one suit"
     elif t is MeldType.PON:
-        ok = len(kinds) == 3 and kinds[0] == kinds[2]
+        ok = len(kinds) == 3 and is_one_kind(kinds)
         need = "three identical tiles"
     else:
-        ok = len(kinds) == 4 and kinds[0] == kinds[3]
+        ok = len(kinds) == 4 and is_one_kind(kinds)
         need = "four identical tiles"
     if not ok:
         raise NotationError(f"meld '{token}' at position {pos + 1} must be {need}", token, pos)

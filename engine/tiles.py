@@ -26,7 +26,9 @@ __all__ = [
     "counts_of",
     "dora_of",
     "format_tiles",
+    "is_chi_shape",
     "is_honor",
+    "is_one_kind",
     "is_red",
     "is_terminal",
     "is_yaochu",
@@ -99,6 +101,18 @@ def is_terminal(kind: int) -> bool:
 
 def is_yaochu(kind: int) -> bool:
     return kind in _YAOCHU_SET
+
+
+def is_chi_shape(kinds: Iterable[int]) -> bool:
+    """A chi's shape: three consecutive kinds of one number suit, in any order (pass kinds, not
+    codes: strip the red flag first)."""
+    k = sorted(kinds)
+    return len(k) == 3 and k[0] < HONOR_BASE and k[0] // 9 == k[2] // 9 and k[1] == k[0] + 1 and k[2] == k[0] + 2
+
+
+def is_one_kind(kinds: Iterable[int]) -> bool:
+    """A pon's or kan's shape: at least one tile, all of one kind (pass kinds, not codes)."""
+    return len(set(kinds)) == 1
 
 
 def kind_name(code: int) -> str:

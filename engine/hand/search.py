@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import product
 
-from engine.hand.shanten import ShantenCalculator
-from engine.tiles import YAOCHU
+from engine.hand.shanten import ShantenCalculator, special_shanten
 
 __all__ = ["SearchCalculator", "best_standard", "pareto", "suit_partitions"]
 
@@ -121,12 +120,7 @@ class SearchCalculator(ShantenCalculator):
         n = sum(c)
         if n not in (13, 14):
             return std, 99, 99
-        pairs = sum(1 for x in c if x >= 2)
-        kinds = sum(1 for x in c if x >= 1)
-        chiitoi = 6 - pairs + max(0, 7 - kinds)
-        y = sum(1 for k in YAOCHU if c[k])
-        yp = any(c[k] >= 2 for k in YAOCHU)
-        return std, chiitoi, 13 - y - (1 if yp else 0)
+        return (std, *special_shanten(c))
 
     def _shanten(self, counts: Sequence[int]) -> int:
         return min(self._forms(counts))

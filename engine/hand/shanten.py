@@ -21,6 +21,18 @@ import numpy as np
 from engine.hand import tables as _tables
 from engine.tiles import YAOCHU
 
+
+def special_shanten(c: Sequence[int]) -> tuple[int, int]:
+    """Chiitoitsu and kokushi shanten of a concealed 13- or 14-tile hand's 34 counts (R-6.2):
+    seven distinct pairs (a kind held twice more counts once, a missing kind costs one more);
+    thirteen terminals and honours plus a pair of one of them."""
+    pairs = sum(1 for x in c if x >= 2)
+    kinds = sum(1 for x in c if x >= 1)
+    chiitoi = 6 - pairs + max(0, 7 - kinds)
+    y = sum(1 for k in YAOCHU if c[k])
+    yp = any(c[k] >= 2 for k in YAOCHU)
+    return chiitoi, 13 - y - (1 if yp else 0)
+
 __all__ = [
     "PACK_CLASS",
     "PACK_FIELD",
@@ -324,12 +336,7 @@ class ShantenCalculator:
         std = self._final[self._t3[self._t2[c1 * self._v + c2] + c3] + h * self._m1 + n // 3] - 1
         if n not in (13, 14):
             return std, 99, 99
-        pairs = sum(1 for x in c if x >= 2)
-        kinds = sum(1 for x in c if x >= 1)
-        chiitoi = 6 - pairs + max(0, 7 - kinds)
-        y = sum(1 for k in YAOCHU if c[k])
-        yp = any(c[k] >= 2 for k in YAOCHU)
-        return std, chiitoi, 13 - y - (1 if yp else 0)
+        return (std, *special_shanten(c))
 
     # -- derived questions -------------------------------------------------------------------
 

@@ -36,7 +36,7 @@ from engine.logs.record import (
     Win,
     read_ruleset_entry,
 )
-from engine.tiles import RED
+from engine.tiles import RED, is_chi_shape, is_one_kind
 
 __all__ = ["load_mjai", "parse_mjai", "tile_code"]
 
@@ -273,13 +273,9 @@ class _Parser:
         if kind == CallKind.CHI:
             if target != (seat + 3) % 4:
                 raise _Bad(f"chi by seat {seat} from seat {target}, which is not its kamicha")
-            if not (
-                kinds[0] < 27
-                and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
-                and kinds[0] // 9 == kinds[2] // 9
-            ):
+            if not is_chi_shape(kinds):
                 raise _Bad(f"chi by seat {seat} is not a sequence")
-        elif len(set(kinds)) != 1:
+        elif not is_one_kind(kinds):
             raise _Bad(f"{kind.value} by seat {seat} mixes different tiles")
         for c in consumed:
             self.take(st, seat, c, f"calls {kind.value} with")
@@ -293,7 +289,7 @@ class _Parser:
         st = self.hand()
         seat = _seat(ev, "actor")
         consumed = _tiles(ev, "consumed")
-        if len(consumed) != 4 or len({c & ~RED for c in consumed}) != 1:
+        if len(consumed) != 4 or not is_one_kind(c & ~RED for c in consumed):
             raise _Bad(f"ankan by seat {seat} is not four of one tile")
         for c in consumed:
             self.take(st, seat, c, "calls ankan with")
@@ -309,7 +305,7 @@ class _Parser:
         t = tile_code(ev.get("pai"))
         if "consumed" in ev:
             pon = _tiles(ev, "consumed")
-            if len({c & ~RED for c in (t, *pon)}) != 1:
+            if not is_one_kind(c & ~RED for c in (t, *pon)):
                 raise _Bad(f"kakan by seat {seat} mixes different tiles")
         self.take(st, seat, t, "calls kakan with")
         st.last_draw[seat] = None

@@ -44,7 +44,7 @@ from engine.logs.record import (
     Win,
     read_ruleset_entry,
 )
-from engine.tiles import RED
+from engine.tiles import RED, is_chi_shape, is_one_kind
 
 __all__ = ["game_over_after", "load_tenhou6", "parse_tenhou6", "parse_tenhou6_lines", "tile_code"]
 
@@ -381,13 +381,9 @@ class _HandSim:
         what = {"c": "chi", "p": "pon", "m": "daiminkan"}[m.letter]
         kinds = sorted(c & ~RED for c in codes)
         if m.letter == "c":
-            if not (
-                kinds[0] < 27
-                and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
-                and kinds[0] // 9 == kinds[2] // 9
-            ):
+            if not is_chi_shape(kinds):
                 raise _Bad(f"chi of seat {seat} is not a sequence")
-        elif len(set(kinds)) != 1:
+        elif not is_one_kind(kinds):
             raise _Bad(f"{what} of seat {seat} mixes different tiles")
         for c in consumed:
             self.take(seat, c, f"calls {what} with")
@@ -402,7 +398,7 @@ class _HandSim:
 
     def ankan(self, seat: int, m: _Meld) -> None:
         codes = tuple(tile_code(t) for t in m.tiles)
-        if len({c & ~RED for c in codes}) != 1:
+        if not is_one_kind(c & ~RED for c in codes):
             raise _Bad(f"ankan of seat {seat} mixes different tiles")
         for c in codes:
             self.take(seat, c, "calls ankan with")

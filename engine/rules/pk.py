@@ -27,10 +27,10 @@ from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
 from engine.notation import HandSpec, Meld, MeldType, WinContext
 from engine.rules.base import Ruleset, register
 from engine.rules.options import RiichiOptions
-from engine.scoring.evaluate import check_tiles, count_dora, yaku_of, yakuman_of
-from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle_at
+from engine.scoring.evaluate import check_tiles, dora_extras, special_readings, yaku_of, yakuman_of
+from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle_win
 from engine.scoring.yaku import HandFacts, HandView
-from engine.tiles import KIND_NAMES, RED, YAOCHU
+from engine.tiles import KIND_NAMES, RED
 
 if TYPE_CHECKING:
     from engine.table.game import Game
@@ -231,17 +231,10 @@ def _readings(hand14: Sequence[int], win: int, melds: Sequence[Meld], ctx: WinCo
                 facts, "standard", seqs + meld_seqs, trips + meld_trips, conc_trips, pair, [], wait, seqs, win
             )
             out.append(PkReading(view, tuple(meld_sets + hand_sets)))
-    if not melds and sum(counts) == 14:
-        pairs = [k for k in range(34) if counts[k] == 2]
-        if len(pairs) == 7:
-            out.append(
-                PkReading(HandView(facts, "chiitoitsu", [], [], 0, -1, pairs, Wait.TANKI, [], win), ())
-            )
-        if all(counts[k] for k in YAOCHU) and sum(counts[k] for k in YAOCHU) == 14:
-            view = HandView(
-                facts, "kokushi", [], [], 0, -1, [], Wait.TANKI, [], win, tanki_13=counts[win] == 2
-            )
-            out.append(PkReading(view, ()))
+    if not melds:
+        special: list[HandView] = []
+        special_readings(counts, win, facts, special)
+        out.extend(PkReading(view, ()) for view in special)
     return out
 
 
@@ -518,13 +511,7 @@ class PkRuleset(Ruleset):
         win = spec.win_tile & ~RED
         bazoro = self.pk.bazoro
         best: tuple[tuple[int, int, int], ScoreResult] | None = None
-        dora, aka, ura, kita = count_dora(spec, self)
-        extras = [
-            ("dora", dora),
-            ("aka_dora", aka),
-            ("ura_dora", ura),
-            ("kita", kita if self.options.kita else 0),
-        ]
+        extras = dora_extras(spec, self)
         for r in _readings(counts, win, spec.melds, ctx):
             ym = yakuman_of(r.view, self)
             if ym:
@@ -543,7 +530,7 @@ class PkRuleset(Ruleset):
             key = (base, mult, han)  # at equal value a yakuman reading wins
             if best is not None and key <= best[0]:
                 continue
-            pts, pay = settle_at(base, ctx.seat_wind, ctx.tsumo, ctx.discarder, ctx.honba, ctx.sticks, self.options)
+            pts, pay = settle_win(base, ctx, self.options)
             details = {"bazoro": bazoro, "table_han": table} if not mult else {}
             res = ScoreResult(
                 True, ys, han, 0, mult, pts, pay, limit, wait=r.view.wait.name.lower(), details=details

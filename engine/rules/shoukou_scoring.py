@@ -6,7 +6,8 @@ rank by ±3 within its suit (SK-D2/D3): a concealed tile, the winning tile itsel
 of a chi meld (SK-8a, ``shoukou.win_transform_melds``). Each interpretation is valued by the base
 rules on effective kinds (yaku, fu, dora); :func:`combine` then adds whole-hand yaku once per kind,
 partial yaku once per distinct instance key (SK-10.6/10.7), takes the best single dora count and the
-maximum fu (SK-10.5, SK-10.8). With ``shoukou.transform = false`` only the plain hand is read and
+maximum fu (SK-10.5, SK-10.8); with ``shoukou.union = "transformations"`` only each τ's best
+single reading enters that union. With ``shoukou.transform = false`` only the plain hand is read and
 the best single reading is scored, exactly as the base rules do.
 
 Speed: a transformation only changes one suit of the concealed part, so per suit the complete
@@ -19,12 +20,20 @@ yakuman, by the ruleset's own yaku objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from engine.hand.decompose import SEQ, Wait, decompositions, suit_decompositions, wait_readings
 from engine.notation import HandSpec, MeldType
-from engine.scoring.evaluate import check_tiles, fu_of, yaku_of, yakuman_of
-from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, base_points, settle
+from engine.scoring.evaluate import (
+    check_tiles,
+    fu_of,
+    special_readings,
+    standard_readings,
+    yaku_of,
+    yakuman_of,
+)
+from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, base_points, settle_win
 from engine.scoring.yaku import HandFacts, HandView
 from engine.tiles import KIND_NAMES, NORTH, RED, YAOCHU, dora_of
 
@@ -399,30 +408,15 @@ def _concealed_trips(v: HandView, h: _Hand) -> list[int]:
 def _views(
     h: _Hand, counts: list[int], meld_sets: list[int], win: int, facts: HandFacts
 ) -> list[HandView]:
-    """Every reading of one effective hand (mirrors the base scorer's readings, SK-2 allowed)."""
-    ctx = h.spec.ctx
+    """Every reading of one effective hand (the base scorer's readings, SK-2 allowed)."""
     meld_seqs = [s - SEQ for s in meld_sets if s >= SEQ]
     meld_trips = [s for s in meld_sets if s < SEQ]
-    ankan = len(h.ankan_kinds)
     views: list[HandView] = []
-    for sets, pair in decompositions(counts):
-        seqs = [s - SEQ for s in sets if s >= SEQ]
-        trips = [s for s in sets if s < SEQ]
-        for wait, _idx in wait_readings(sets, pair, win):
-            ct = len(trips) + ankan
-            if wait is Wait.SHANPON and not ctx.tsumo:
-                ct -= 1
-            views.append(
-                HandView(facts, "standard", seqs + meld_seqs, trips + meld_trips, ct, pair, [], wait, seqs, win)
-            )
-    if not meld_sets and sum(counts) == 14:
-        pairs = [k for k in range(34) if counts[k] == 2]
-        if len(pairs) == 7:
-            views.append(HandView(facts, "chiitoitsu", [], [], 0, -1, pairs, Wait.TANKI, [], win))
-        if all(counts[k] for k in YAOCHU) and sum(counts[k] for k in YAOCHU) == 14:
-            views.append(
-                HandView(facts, "kokushi", [], [], 0, -1, [], Wait.TANKI, [], win, tanki_13=counts[win] == 2)
-            )
+    standard_readings(
+        counts, win, facts, views, meld_seqs=meld_seqs, meld_trips=meld_trips, ankan=len(h.ankan_kinds)
+    )
+    if not meld_sets:
+        special_readings(counts, win, facts, views)
     return views
 
 
@@ -755,16 +749,7 @@ def _where(s: Shift | None) -> dict[str, Any]:
 
 
 def _pay(base: int, spec: HandSpec, rs: ShoukouRuleset) -> tuple[int, dict[str, int]]:
-    ctx = spec.ctx
-    return settle(
-        base,
-        seat=ctx.seat_wind,
-        tsumo=ctx.tsumo,
-        discarder=ctx.discarder,
-        honba=ctx.honba,
-        sticks=ctx.sticks,
-        opts=rs.options,
-    )
+    return settle_win(base, spec.ctx, rs.options)
 
 
 def _dora_entries(d: tuple[int, int, int, int], rs: ShoukouRuleset) -> tuple[YakuScore, ...]:
@@ -828,6 +813,84 @@ def _single(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -
     return best[1]
 
 
+def _reading_key(i: Interpretation, spec: HandSpec, rs: ShoukouRuleset) -> tuple[int, int, int, int]:
+    """R-7 order of one reading on its own: a win before no yaku, then points, han, fu."""
+    opts = rs.options
+    if i.yakuman:
+        mult = sum(y.han for y in i.yakuman) // 13
+        pts, _ = _pay(base_points(0, 0, mult, opts)[0], spec, rs)
+        return (1, pts, 13 * mult, 0)
+    total = i.han + _dora_total(i.dora, rs)
+    if not i.yaku:
+        return (0, 0, total, i.fu)
+    pts, _ = _pay(base_points(total, i.fu, 0, opts)[0], spec, rs)
+    return (1, pts, total, i.fu)
+
+
+def _tau(s: Shift | None) -> tuple[int, int, str] | None:
+    """The transformation a reading uses, as a kind change of one concealed tile or of one meld:
+    moving the winning tile or a held tile of the same kind gives the same effective hand, so the
+    two are one τ (they differ only in the winning tile's placement, which is part of D)."""
+    if s is None:
+        return None
+    return (s.src, s.dst, s.where if s.where.startswith("meld") else "concealed")
+
+
+# At most this many ways to break ties between equally good readings are compared (SK-10.9).
+_MAX_TIE_COMBINATIONS = 64
+
+
+def _best_per_transformation(
+    interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset
+) -> list[list[Interpretation]]:
+    """For each τ (none included) its best single readings by the base rule R-7 (highest points,
+    then han, then fu), all of them when several tie. A τ with no reading that has a yaku still
+    brings its readings, for their dora (W2)."""
+    best: dict[tuple[int, int, str] | None, tuple[tuple[int, int, int, int], list[Interpretation]]] = {}
+    for i in interps:
+        key = _reading_key(i, spec, rs)
+        tau = _tau(i.shift)
+        have = best.get(tau)
+        if have is None or key > have[0]:
+            best[tau] = (key, [i])
+        elif key == have[0] and not any(_same_for_union(i, j) for j in have[1]):
+            have[1].append(i)
+    return [group for _, group in best.values()]
+
+
+def _same_for_union(a: Interpretation, b: Interpretation) -> bool:
+    """Two readings that bring exactly the same to SK-10.5 (a tie between them changes nothing)."""
+    return (a.keys, a.halves, a.fu, a.dora, [y.name for y in a.yakuman]) == (
+        b.keys,
+        b.halves,
+        b.fu,
+        b.dora,
+        [y.name for y in b.yakuman],
+    )
+
+
+def _union_of_transformations(
+    interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset
+) -> ScoreResult:
+    """``shoukou.union = "transformations"``: SK-10.5 unites one best reading per τ. When a τ has
+    several equally good readings (R-7 cannot tell them apart) the choice that gives the highest
+    total is taken (SK-10.9); past a few combinations, the first of each."""
+    groups = _best_per_transformation(interps, spec, rs)
+    n = 1
+    for g in groups:
+        n *= len(g)
+    if n == 1 or n > _MAX_TIE_COMBINATIONS:
+        return _union([g[0] for g in groups], spec, rs)
+    best: tuple[tuple[int, int, int, int], ScoreResult] | None = None
+    for combo in product(*groups):
+        r = _union(list(combo), spec, rs)
+        key = (int(r.agari), r.points, r.yakuman * 13 + r.han, r.fu)
+        if best is None or key > best[0]:
+            best = (key, r)
+    assert best is not None
+    return best[1]
+
+
 def _details(used: list[Interpretation], every: list[Interpretation], rs: ShoukouRuleset) -> dict[str, Any]:
     shifts: list[str] = []
     for i in used:
@@ -838,7 +901,6 @@ def _details(used: list[Interpretation], every: list[Interpretation], rs: Shouko
 
 def combine(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -> ScoreResult:
     """SK-10.3–SK-10.9: the hand's value from all its interpretations."""
-    opts = rs.options
     sk = rs.shoukou
     if not interps:
         return ScoreResult(False, reason=NOT_A_WIN)
@@ -846,6 +908,15 @@ def combine(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -
         return _single(interps, spec, rs)
     # plain interpretations first, so that a yaku the plain hand has is credited to it
     interps = sorted(interps, key=lambda i: i.shift is not None)
+    if sk.union == "transformations":
+        return _union_of_transformations(interps, spec, rs)
+    return _union(interps, spec, rs)
+
+
+def _union(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -> ScoreResult:
+    """SK-10.4–SK-10.8 over ``interps`` (plain interpretations first)."""
+    opts = rs.options
+    sk = rs.shoukou
     ym = [i for i in interps if i.yakuman]
     if ym:
         if not sk.yakuman_union:

@@ -20,7 +20,7 @@ from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
 from engine.notation import HandSpec, MeldType
 from engine.scoring.fastpath import SUPPORTED as FAST_PATH_SUPPORTED
 from engine.scoring.fastpath import score_fast
-from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, base_points, settle
+from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, base_points, settle_win
 from engine.scoring.yaku import (
     DOUBLE_FORMS,
     RIICHI_YAKU,
@@ -96,7 +96,6 @@ def check_tiles(spec: HandSpec, ruleset: Ruleset) -> tuple[list[int], HandSpec]:
 
 
 def _readings(spec: HandSpec, counts: list[int], facts: HandFacts, agari: bool) -> list[HandView]:
-    ctx = spec.ctx
     win = spec.win_tile & ~RED
     meld_seqs: list[int] = []
     meld_trips: list[int] = []
@@ -110,36 +109,62 @@ def _readings(spec: HandSpec, counts: list[int], facts: HandFacts, agari: bool) 
                 ankan += 1
     views: list[HandView] = []
     if agari:
-        for sets, pair in decompositions(counts):
-            seqs = [s - SEQ for s in sets if s >= SEQ]
-            trips = [s for s in sets if s < SEQ]
-            for wait, _idx in wait_readings(sets, pair, win):
-                concealed_trips = len(trips) + ankan
-                if wait is Wait.SHANPON and not ctx.tsumo:
-                    concealed_trips -= 1
-                views.append(
-                    HandView(
-                        facts,
-                        "standard",
-                        seqs + meld_seqs,
-                        trips + meld_trips,
-                        concealed_trips,
-                        pair,
-                        [],
-                        wait,
-                        seqs,
-                        win,
-                    )
-                )
-    if not spec.melds and sum(counts) == 14:
-        pairs = [k for k in range(34) if counts[k] == 2]
-        if len(pairs) == 7:
-            views.append(HandView(facts, "chiitoitsu", [], [], 0, -1, pairs, Wait.TANKI, [], win))
-        if all(counts[k] for k in YAOCHU) and sum(counts[k] for k in YAOCHU) == 14:
-            views.append(
-                HandView(facts, "kokushi", [], [], 0, -1, [], Wait.TANKI, [], win, tanki_13=counts[win] == 2)
-            )
+        standard_readings(counts, win, facts, views, meld_seqs=meld_seqs, meld_trips=meld_trips, ankan=ankan)
+    if not spec.melds:
+        special_readings(counts, win, facts, views)
     return views
+
+
+def standard_readings(
+    counts: list[int],
+    win: int,
+    facts: HandFacts,
+    out: list[HandView],
+    *,
+    meld_seqs: list[int],
+    meld_trips: list[int],
+    ankan: int,
+) -> None:
+    """Append every standard reading of the concealed part: each decomposition × each way the
+    winning tile ``win`` completed it. ``meld_seqs``/``meld_trips`` are the called sets' kinds
+    (added to the reading's sets), ``ankan`` the number of concealed kans. A ron that completes
+    a shanpon leaves that triplet open."""
+    tsumo = facts.ctx.tsumo
+    for sets, pair in decompositions(counts):
+        seqs = [s - SEQ for s in sets if s >= SEQ]
+        trips = [s for s in sets if s < SEQ]
+        for wait, _idx in wait_readings(sets, pair, win):
+            concealed_trips = len(trips) + ankan
+            if wait is Wait.SHANPON and not tsumo:
+                concealed_trips -= 1
+            out.append(
+                HandView(
+                    facts,
+                    "standard",
+                    seqs + meld_seqs,
+                    trips + meld_trips,
+                    concealed_trips,
+                    pair,
+                    [],
+                    wait,
+                    seqs,
+                    win,
+                )
+            )
+
+
+def special_readings(counts: list[int], win: int, facts: HandFacts, out: list[HandView]) -> None:
+    """Append the chiitoitsu and kokushi readings of a fully concealed 14-tile hand (seven
+    distinct pairs; all thirteen terminals and honours plus one of them again)."""
+    if sum(counts) != 14:
+        return
+    pairs = [k for k in range(34) if counts[k] == 2]
+    if len(pairs) == 7:
+        out.append(HandView(facts, "chiitoitsu", [], [], 0, -1, pairs, Wait.TANKI, [], win))
+    if all(counts[k] for k in YAOCHU) and sum(counts[k] for k in YAOCHU) == 14:
+        out.append(
+            HandView(facts, "kokushi", [], [], 0, -1, [], Wait.TANKI, [], win, tanki_13=counts[win] == 2)
+        )
 
 
 def fu_of(h: HandView, spec: HandSpec, ruleset: Ruleset) -> int:
@@ -228,6 +253,18 @@ def count_dora(spec: HandSpec, ruleset: Ruleset) -> tuple[int, int, int, int]:
             if d == NORTH:
                 ura += ctx.kita
     return dora, aka, ura, ctx.kita
+
+
+def dora_extras(spec: HandSpec, ruleset: Ruleset) -> list[tuple[str, int]]:
+    """The dora entries a win adds to its yaku, by name: dora, aka dora, ura dora and kita (the
+    last only where the ruleset counts North as dora); zeros included, in that order."""
+    dora, aka, ura, kita = count_dora(spec, ruleset)
+    return [
+        ("dora", dora),
+        ("aka_dora", aka),
+        ("ura_dora", ura),
+        ("kita", kita if ruleset.options.kita else 0),
+    ]
 
 
 def evaluate(spec: HandSpec, ruleset: Ruleset) -> ScoreResult:
@@ -333,28 +370,14 @@ def best_of(views: list[HandView], spec: HandSpec, ruleset: Ruleset) -> ScoreRes
                 continue
             mult = sum(y.han for y in ys) // 13
             base, limit = base_points(0, 0, mult, opts)
-            pts, pay = settle(
-                base,
-                seat=ctx.seat_wind,
-                tsumo=ctx.tsumo,
-                discarder=ctx.discarder,
-                honba=ctx.honba,
-                sticks=ctx.sticks,
-                opts=opts,
-            )
+            pts, pay = settle_win(base, ctx, opts)
             res = ScoreResult(True, tuple(ys), 0, 0, mult, pts, pay, limit, wait=v.wait.name.lower())
             key = (base, mult, 0)
             if best is None or key > best[0]:
                 best = (key, res)
         assert best is not None
         return best[1]
-    dora, aka, ura, kita = count_dora(spec, ruleset)
-    extras = [
-        ("dora", dora),
-        ("aka_dora", aka),
-        ("ura_dora", ura),
-        ("kita", kita if ruleset.options.kita else 0),
-    ]
+    extras = dora_extras(spec, ruleset)
     no_yaku = True
     for v in views:
         ys = yaku_of(v, ruleset)
@@ -368,15 +391,7 @@ def best_of(views: list[HandView], spec: HandSpec, ruleset: Ruleset) -> ScoreRes
         key = (base, total, fu)
         if best is not None and key <= best[0]:
             continue
-        pts, pay = settle(
-            base,
-            seat=ctx.seat_wind,
-            tsumo=ctx.tsumo,
-            discarder=ctx.discarder,
-            honba=ctx.honba,
-            sticks=ctx.sticks,
-            opts=opts,
-        )
+        pts, pay = settle_win(base, ctx, opts)
         allys = tuple(ys) + tuple(YakuScore(name, n) for name, n in extras if n)
         best = (key, ScoreResult(True, allys, total, fu, 0, pts, pay, limit, wait=v.wait.name.lower()))
     if no_yaku or best is None:

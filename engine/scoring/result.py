@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from engine.notation import WinContext
     from engine.rules.options import RiichiOptions
 
 WIND_LETTERS = "ESWN"
@@ -196,6 +197,11 @@ def settle(
 ) -> tuple[int, dict[str, int]]:
     """Hand value (without honba/sticks) and each seat's delta (with them), R-10.3–R-10.5."""
     return settle_at(base, seat, tsumo, discarder, honba, sticks, opts)
+
+
+def settle_win(base: int, ctx: WinContext, opts: RiichiOptions) -> tuple[int, dict[str, int]]:
+    """:func:`settle` for the win ``ctx`` describes (its seat, tsumo or ron, discarder, honba, sticks)."""
+    return settle_at(base, ctx.seat_wind, ctx.tsumo, ctx.discarder, ctx.honba, ctx.sticks, opts)
 
 
 _OTHERS: dict[tuple[int, int], tuple[str, ...]] = {}  # (players, seat) -> the others' letters, in seat order
