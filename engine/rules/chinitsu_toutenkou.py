@@ -28,13 +28,13 @@ from dataclasses import dataclass, field, fields, replace
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.hand.decompose import SEQ, Wait, decompositions, suit_decompositions, wait_readings
+from engine.hand.decompose import Wait, suit_decompositions
 from engine.hand.shanten import ShantenCalculator
 from engine.hand.wildcard import MANZU, ToutenkouCalculator
 from engine.notation import WINDS, HandSpec, Meld, MeldType, WinContext
 from engine.rules.base import Ruleset, register
 from engine.rules.options import AbortiveDraws, RiichiOptions
-from engine.scoring.evaluate import HandError
+from engine.scoring.evaluate import HandError, standard_readings
 from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore
 from engine.scoring.yaku import Chankan as ChankanYaku
 from engine.scoring.yaku import (
@@ -84,7 +84,7 @@ from engine.table.wall import Deal, TileSet, deal_nuki_block
 from engine.tiles import KIND_NAMES, RED, dora_of, format_tiles, kind_of, parse_tiles
 
 if TYPE_CHECKING:
-    from engine.table.game import Game, HandResult
+    from engine.table.game import Game, HandResult, TableMeld
 
 __all__ = [
     "NOT_APPLICABLE",
@@ -97,6 +97,7 @@ __all__ = [
     "nagashi_payments",
     "noten_payments",
     "open_riichi_exposure_ok",
+    "open_riichi_exposures",
     "open_riichi_shown",
     "riichi_ankan_ok",
     "tile_codes",
@@ -469,8 +470,8 @@ def open_riichi_exposure_ok(concealed: Sequence[int], shown: Sequence[int], suit
     """CT-F2: does showing ``shown`` (codes, a sub-multiset of ``concealed``, 13 − 3·melds tiles
     before the draw) show the complete wait set?
 
-    The hidden rest must be complete groups (sets, or pairs for a chiitoitsu), and the waits the
-    shown part has in that form must be exactly the whole hand's waits."""
+    The hidden rest must be complete groups of one form (sets, or pairs for a chiitoitsu), and the
+    waits the shown part has in that form must be exactly the whole hand's waits."""
     calc = ToutenkouCalculator(SUIT_BASE[suit])
     whole = _counts(concealed)
     part = _counts(shown)
@@ -482,11 +483,9 @@ def open_riichi_exposure_ok(concealed: Sequence[int], shown: Sequence[int], suit
         return False
     if not any(hidden):
         return True
-    got: set[int] = set()
-    for form in ("sets", "pairs"):
-        if _complete_as(hidden, form):
-            got |= _fragment_waits(shown, form, calc)
-    return got == waits
+    # one reading of the hidden rest must explain every wait: 1133445577999s hiding 334455s shows
+    # 1s/7s if the rest is two sets and 9s if it is three pairs, never all three (CT-F2)
+    return any(_complete_as(hidden, form) and _fragment_waits(shown, form, calc) == waits for form in ("sets", "pairs"))
 
 
 def open_riichi_shown(concealed: Sequence[int], chosen: Sequence[int] | None, opts: CtOptions) -> tuple[int, ...]:
@@ -497,6 +496,44 @@ def open_riichi_shown(concealed: Sequence[int], chosen: Sequence[int] | None, op
     if open_riichi_exposure_ok(concealed, chosen, opts.suit):
         return tuple(sorted(chosen, key=kind_of))
     return tuple(sorted(concealed, key=kind_of))
+
+
+def open_riichi_exposures(concealed: Sequence[int], suit: str = "p") -> list[tuple[int, ...]]:
+    """CT-F2 with ``ct.open_riichi_expose = "minimal"``: every part of the concealed hand (codes,
+    after the riichi discard) short of the whole that validly shows the complete wait set
+    (:func:`open_riichi_exposure_ok`). Smallest first; the whole hand is always valid and not
+    listed."""
+    return list(_exposures(tuple(sorted(kind_of(c) for c in concealed)), suit))
+
+
+_EXPOSURES: dict[tuple[tuple[int, ...], str], tuple[tuple[int, ...], ...]] = {}
+
+
+def _exposures(concealed: tuple[int, ...], suit: str) -> tuple[tuple[int, ...], ...]:
+    key = (concealed, suit)
+    found = _EXPOSURES.get(key)
+    if found is not None:
+        return found
+    calc = ToutenkouCalculator(SUIT_BASE[suit])
+    whole = _counts(concealed)
+    waits = set(calc.waits(whole))
+    kinds = [k for k in range(34) if whole[k]]
+    out: list[tuple[int, ...]] = []
+    for hid in product(*(range(whole[k] + 1) for k in kinds)) if waits else ():
+        n = sum(hid)
+        if n == 0 or n == len(concealed) or (n % 3 and n % 2):
+            continue
+        hidden = [0] * 34
+        for k, x in zip(kinds, hid):
+            hidden[k] = x
+        shown = [k for k, x in zip(kinds, hid) for _ in range(whole[k] - x)]
+        if any(_complete_as(hidden, form) and _fragment_waits(shown, form, calc) == waits for form in ("sets", "pairs")):
+            out.append(tuple(shown))
+    result = tuple(sorted(out, key=lambda t: (len(t), t)))
+    if len(_EXPOSURES) > 5_000:
+        _EXPOSURES.clear()
+    _EXPOSURES[key] = result
+    return result
 
 
 def riichi_ankan_ok(before: Sequence[int], kind: int, suit: str = "p") -> bool:
@@ -659,17 +696,8 @@ class _Scorer:
         ankan = sum(1 for m in self.melds if m.type is MeldType.ANKAN)
         north_any = every[NORTH] > 0
         manzu = any(r[k] for k in MANZU) or any(k in MANZU for k in meld_kinds)
-        if not manzu:
-            for sets, pair in decompositions(r):
-                seqs = [s - SEQ for s in sets if s >= SEQ]
-                trips = [s for s in sets if s < SEQ]
-                for wait, _ in wait_readings(sets, pair, win):
-                    ct = len(trips) + ankan
-                    if wait is Wait.SHANPON and not ctx.tsumo:
-                        ct -= 1
-                    views.append(
-                        HandView(facts, "standard", seqs, trips + meld_trips, ct, pair, [], wait, seqs, win)
-                    )
+        if not manzu:  # every meld is a pon or kan: no called sequences
+            standard_readings(r, win, facts, views, meld_seqs=[], meld_trips=meld_trips, ankan=ankan)
         if not self.melds and sum(r) == 14:
             if not manzu and not north_any and all(x % 2 == 0 for x in r):
                 pairs = [k for k in range(34) for _ in range(r[k] // 2)]
@@ -935,7 +963,18 @@ class ToutenkouTable:
         if seat not in self.open_riichi_seats(g):
             return ()
         tiles = [t for t in g.seats[seat].tiles if not (seat == g.current and t == g.drawn)]
-        return open_riichi_shown([g._codes[t] for t in tiles], None, self.ct)
+        chosen = self._chosen_exposure(g, seat)
+        return open_riichi_shown([g._codes[t] for t in tiles], chosen or None, self.ct)
+
+    def _chosen_exposure(self, g: Game, seat: int) -> tuple[int, ...]:
+        """The part of the hand the seat's open riichi action chose to show (CT-F2 "minimal");
+        () = the whole hand."""
+        st = g.hand_state
+        start = st.first_action if isinstance(st, CtHandState) else 0
+        for a in g.actions[start:]:
+            if a.type is A.OPEN_RIICHI and a.seat == seat:
+                return a.tiles
+        return ()
 
     def deals_into_open_riichi(self, g: Game, seat: int, code: int) -> list[int]:
         """Open-riichi seats that would win on ``code`` discarded by ``seat`` (CT-F2: the bot asks a
@@ -1018,14 +1057,23 @@ class ToutenkouTable:
         for a in actions:
             if a.type is A.ANKAN and a.tile in GARI_KINDS:
                 continue  # CT-E4: no kan of North (nor of the other gari)
-            if a.type is A.KAKAN and self._pon_kind(g, seat, a.tile) in GARI_KINDS:
+            if a.type is A.KAKAN and (a.tile in GARI_KINDS or self._pon_kind(g, seat, a.tile) in GARI_KINDS):
                 continue
             out.append(a)
             if a.type is A.RIICHI and not self._furiten_after(g, seat, a.tile):
                 out.append(Action(A.OPEN_RIICHI, seat, a.tile))  # CT-F2, never furiten (CT-A11)
+                if self.ct.open_riichi_expose == "minimal":  # CT-F2: or show a valid part only
+                    rest = [g._codes[t] for t in st.tiles]
+                    rest.remove(a.tile)
+                    out.extend(Action(A.OPEN_RIICHI, seat, a.tile, shown) for shown in open_riichi_exposures(rest, self.ct.suit))
         return out
 
     def turn_check(self, g: Game, seat: int, a: Action) -> bool | None:
+        if a.type is A.KAKAN and a.tile == WHITE and not a.shift and self._legacy_white_pon(g, seat) >= 0:
+            # games recorded before CT-C5's notation added a White to a pon shown with a White
+            # first as "k5z"; it still replays, as the White added to that pon
+            st = g.seats[seat]
+            return a.seat == seat and not st.riichi and not g.after_call and bool(st.counts[WHITE]) and self.kan_allowed(g, seat)
         return None  # forced wins and open riichi: always list the actions
 
     def _with_big_ankans(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
@@ -1045,9 +1093,49 @@ class ToutenkouTable:
 
     def kan_tiles(self, g: Game, seat: int, action: Action, kind: int) -> list[int]:
         """A kan takes four tiles (ankan) or three and the discard (daiminkan) even from a hand
-        holding more of the kind (CT-B1: eight copies)."""
+        holding more of the kind (CT-B1: eight copies). A kakan written with a White as the pon's
+        honour (``1k1z5z>1z``, CT-C5) adds a White."""
+        if action.type is A.KAKAN and action.shift:
+            return [next(t for t in g.seats[seat].tiles if kind_of(g._codes[t]) == WHITE)]
         tiles = Ruleset.kan_tiles(g.ruleset, g, seat, action, kind)
         return tiles[: 4 if action.type is A.ANKAN else 3 if action.type is A.DAIMINKAN else 1]
+
+    def _meld_kind(self, g: Game, m: TableMeld) -> int:
+        """The kind a meld stands for: its natural tiles' kind, White when it is all Whites (CT-C1)."""
+        natural = [kind_of(g._codes[t]) for t in m.tiles if kind_of(g._codes[t]) != WHITE]
+        return natural[0] if natural else WHITE
+
+    def kakan_options(self, g: Game, seat: int) -> list[Action]:
+        """CT-C1/CT-C5: an added kan of a held tile of the pon's kind, or of a White added to an
+        honour pon (written with the White as that honour, ``1k1z5z>1z``; a pon of Whites takes a
+        White as itself). Gari pons are dropped by ``turn_actions`` (CT-E4)."""
+        st = g.seats[seat]
+        out: list[Action] = []
+        for m in st.melds:
+            if m.type is not MeldType.PON:
+                continue
+            k = self._meld_kind(g, m)
+            if st.counts[k]:
+                out.append(Action(A.KAKAN, seat, k))
+            if k >= 27 and k != WHITE and st.counts[WHITE]:
+                out.append(Action(A.KAKAN, seat, k, shift=(WHITE, k)))
+        return out
+
+    def kakan_meld(self, g: Game, seat: int, action: Action, kind: int) -> int:
+        """The pon an added kan completes: the one standing for ``kind`` (CT-C1)."""
+        for i, m in enumerate(g.seats[seat].melds):
+            if m.type is MeldType.PON and self._meld_kind(g, m) == kind:
+                return i
+        return self._legacy_white_pon(g, seat) if kind == WHITE else -1
+
+    def _legacy_white_pon(self, g: Game, seat: int) -> int:
+        """An honour pon shown with a White first (``1p56z``) when the seat has no pon of Whites:
+        the pon an old-style "k5z" kakan added its White to; -1 for none."""
+        melds = g.seats[seat].melds
+        pons = [i for i, m in enumerate(melds) if m.type is MeldType.PON]
+        if any(self._meld_kind(g, melds[i]) == WHITE for i in pons):
+            return -1
+        return next((i for i in pons if kind_of(g._codes[melds[i].tiles[0]]) == WHITE), -1)
 
     def _pon_kind(self, g: Game, seat: int, tile_kind: int) -> int:
         for m in g.seats[seat].melds:

@@ -15,6 +15,11 @@ A shoukou call or kan that uses a transformation ends with it, ``physical>effect
 ``@``: ``2c34m8m>5m`` chis an 8m as 5m with 3m4m, ``1p36p6p>3p`` pons with 3p6p counting the 6p
 as 3p, ``1m5s>2s`` makes a daiminkan counting the discard 5s as 2s, ``0a7m4m>7m`` an ankan of 7m
 with a 4m as 7m, ``0k5p8p>5p`` a kakan of 5p with an 8p.
+
+A chinitsu_toutenkou kakan that adds a White to an honour pon (CT-C5) uses the same form, the White
+as the pon's honour: ``1k1z5z>1z`` adds a White to a pon of East. An open riichi that shows only
+part of the hand (CT-F2, ``ct.open_riichi_expose = "minimal"``) lists the shown tiles after ``/``:
+``0o5m/125z`` discards 5m and shows East, South and White; ``0o5m`` shows the whole hand.
 """
 
 from __future__ import annotations
@@ -88,7 +93,7 @@ class Action(NamedTuple):
     type: ActionType
     seat: int
     tile: int = -1  # discard / riichi / ankan / kakan / kita: the tile code
-    tiles: tuple[int, ...] = ()  # chi / pon: the caller's own tile codes
+    tiles: tuple[int, ...] = ()  # chi / pon: the caller's own tile codes; open riichi: the shown ones
     src: int = -1  # chi / pon / daiminkan of an earlier discard: the discarder's seat (seigou)
     # shoukou (SK-D6): the one transformation the call or kan uses, (physical tile code, effective
     # kind); () for none. The transformed tile is the discard when its code is the discard's.
@@ -97,7 +102,9 @@ class Action(NamedTuple):
     @property
     def text(self) -> str:
         body = ""
-        if self.tiles:
+        if self.type is ActionType.OPEN_RIICHI and self.tiles:  # CT-F2: discard/shown tiles
+            body = f"{format_tiles([self.tile])}/{format_tiles(self.tiles)}"
+        elif self.tiles:
             body = format_tiles(self.tiles)
         elif self.tile >= 0:
             body = format_tiles([self.tile])
@@ -115,6 +122,8 @@ class Action(NamedTuple):
             plain = self._replace(shift=()).describe()
             return f"{plain}, {format_tiles([self.shift[0]])} as {format_tiles([self.shift[1]])}"
         name = NAMES[self.type]
+        if self.type is ActionType.OPEN_RIICHI and self.tiles:
+            return f"{name} {format_tiles([self.tile])} showing {format_tiles(self.tiles)}"
         if self.src >= 0:
             name = f"{name} of seat {self.src}'s discard"
         if self.tiles:
@@ -131,6 +140,9 @@ class Action(NamedTuple):
         if ">" in t:  # shoukou: "<action>2s>5s[@seat]", the transformation it uses
             i = t.index(">")
             phys, eff = t[i - 2 : i], t[i + 1 : i + 3]
+            if phys == "5z" and re.fullmatch(r"[1-7]z", eff) and i >= 4:  # CT-C5: a White as an honour
+                p, e = parse_tiles(phys)[0], parse_tiles(eff)[0]
+                return cls.parse(t[: i - 2] + t[i + 3 :])._replace(shift=(p, e))
             if i < 4 or not re.fullmatch(r"[0-9][mps]", phys) or not re.fullmatch(r"[1-9][mps]", eff):
                 raise NotationError(f"'{text}': write a transformation as physical>effective, e.g. 2s>5s", text, i)
             p, e = parse_tiles(phys)[0], parse_tiles(eff)[0]
@@ -146,6 +158,12 @@ class Action(NamedTuple):
             if len(who) != 1 or not who.isdigit():
                 raise NotationError(f"'{text}': expected the discarder's seat after '@' (e.g. 3p55m@1)", text, len(t) - len(who))
             src = int(who)
+        if kind is ActionType.OPEN_RIICHI and "/" in rest:  # CT-F2: "<discard>/<shown tiles>"
+            head, _, shown = rest.partition("/")
+            codes = parse_tiles(head, offset=2) if head else []
+            if len(codes) != 1 or not shown:
+                raise NotationError(f"'{text}': write an open riichi as <discard>/<shown tiles>, e.g. 0o5m/1z2z5z", text, 2)
+            return cls(kind, seat, codes[0], canon(parse_tiles(shown, offset=3 + len(head))))
         if kind in (ActionType.CHI, ActionType.PON):
             tiles = tuple(parse_tiles(rest, offset=2))
             if len(tiles) != 2:

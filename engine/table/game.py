@@ -394,11 +394,7 @@ class Game:
             for k in range(34):
                 if c34[k] == 4:
                     out.append(Action(A.ANKAN, seat, k))
-            for m in st.melds:
-                if m.type is MeldType.PON:
-                    k = codes[m.tiles[0]] & ~RED
-                    if c34[k]:
-                        out.append(Action(A.KAKAN, seat, k))
+            out.extend(self.ruleset.kakan_options(self, seat))
         out.extend(self.ruleset.kita_options(self, seat))
         seen = set()
         discards: list[int] = []
@@ -601,11 +597,11 @@ class Game:
         tile = self.ruleset.kan_tiles(self, seat, action, kind)[0]
         st.tiles.remove(tile)
         st.counts[self._codes[tile] & ~RED] -= 1
-        for i, m in enumerate(st.melds):
-            if m.type is MeldType.PON and (m.effective[0] if m.effective else self._codes[m.tiles[0]] & ~RED) == kind:
-                eff = self.ruleset.meld_effective(self, seat, action, (*m.tiles, tile), m.effective)
-                st.melds[i] = TableMeld(MeldType.KAKAN, (*m.tiles, tile), tile, m.from_seat, eff)
-                break
+        i = self.ruleset.kakan_meld(self, seat, action, kind)
+        if i >= 0:
+            m = st.melds[i]
+            eff = self.ruleset.meld_effective(self, seat, action, (*m.tiles, tile), m.effective)
+            st.melds[i] = TableMeld(MeldType.KAKAN, (*m.tiles, tile), tile, m.from_seat, eff)
         self._reveal_pending_dora()
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):

@@ -188,6 +188,28 @@ class TableHooks:
         """An added kan after riichi (riichi: never, the hand is closed; taiwan16 TW-12: allowed)."""
         return False
 
+    def kakan_options(self, g: Game, seat: int) -> list[Action]:
+        """R-4.6: the added kans a seat may make on its turn (not after riichi): a held tile of each
+        pon's kind (chinitsu_toutenkou CT-C5: a White added to an honour pon as well)."""
+        st = g.seats[seat]
+        codes = g._codes
+        out: list[Action] = []
+        for m in st.melds:
+            if m.type is MeldType.PON:
+                k = codes[m.tiles[0]] & ~RED
+                if st.counts[k]:
+                    out.append(Action(A.KAKAN, seat, k))
+        return out
+
+    def kakan_meld(self, g: Game, seat: int, action: Action, kind: int) -> int:
+        """The index in the seat's melds of the pon an added kan of ``kind`` completes (its
+        effective kind, else its printed kind); -1 for none."""
+        codes = g._codes
+        for i, m in enumerate(g.seats[seat].melds):
+            if m.type is MeldType.PON and (m.effective[0] if m.effective else codes[m.tiles[0]] & ~RED) == kind:
+                return i
+        return -1
+
     def riichi_deposit_due(self, g: Game, seat: int) -> bool:
         """R-5.1: the declaration's 1000-point stick is paid once the declaration tile passes."""
         return True

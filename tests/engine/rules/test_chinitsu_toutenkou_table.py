@@ -591,3 +591,153 @@ def test_ct_b3_kans_from_five_or_more_copies_in_hand() -> None:
     held = [t for t in g.seats[1].tiles if t != g.drawn and g.kind(t) == parse_kind("3s")]  # not the replacement
     assert m.type is MeldType.MINKAN and len(m.tiles) == 4 and len(held) == 1
     check_tiles(g)
+
+
+# --- CT-C5 at the table: a White added to an honour pon, and robbing it --------------------------
+
+# seat 1 pons seat 0's East, later draws a White and adds it to the pon (a kakan whose added tile is
+# the wildcard White); seat 2 waits on East (tanki) or on South only
+KAKAN_HANDS = ["1z9m9m5m5m1m1m23456s8s", "11z234s567s3z4z6z7z8s"]
+
+
+def _white_kakan_game(seat2: str, **ct: object) -> Game:
+    g = scripted([*KAKAN_HANDS, seat2], "1m5m9m5z", **ct)
+    g.play(Action(A.DISCARD, 0, parse_kind("1z")))
+    if 2 in g.to_act():
+        g.play(Action(A.PASS, 2))
+    g.play(Action(A.PON, 1, -1, (parse_kind("1z"), parse_kind("1z"))))
+    g.play(Action(A.DISCARD, 1, parse_kind("8s")))
+    g.play(Action(A.DISCARD, 2, parse_kind("5m")))
+    g.play(Action(A.DISCARD, 0, parse_kind("9m")))
+    assert g.current == 1 and g.kind(g.drawn) == parse_kind("5z")
+    return g
+
+
+@pytest.mark.parametrize("scope", ["white_kakan", "all_kakan"])
+def test_ct_c5_a_white_added_to_an_east_pon_is_offered_and_robbed_by_an_east_wait(scope: str) -> None:
+    g = _white_kakan_game("123456789s222z1z", white_chankan_scope=scope)
+    east, white = parse_kind("1z"), parse_kind("5z")
+    assert east in g.seats[2].waits
+    add_white = Action(A.KAKAN, 1, east, shift=(white, east))
+    legal = list(g.legal_actions(1))
+    assert add_white in legal and add_white.text == "1k1z5z>1z"
+    for a in legal:  # what the database stores reads back to the same legal action
+        assert Action.parse(a.text) == a
+    g.play(Action.parse("1k1z5z>1z"))
+    meld = g.seats[1].melds[0]
+    assert meld.type is MeldType.KAKAN and sorted(g.kind(t) for t in meld.tiles) == [east, east, east, white]
+    assert g.to_act() == [2] and Action(A.RON, 2) in g.legal_actions(2)  # CT-C5: the White counts as East
+    g.play(Action(A.RON, 2))
+    r = g.results[-1]
+    assert r.kind == "ron"
+    win = r.wins[0]
+    assert (win.seat, win.from_seat) == (2, 1)
+    assert win.hand is not None and win.hand.win_tile == white
+    assert "chankan" in {y.name for y in win.score.yaku}
+    assert r.deltas[1] == -win.score.points and r.deltas[2] == win.score.points
+
+
+def test_ct_c5_a_white_added_to_an_east_pon_is_not_robbed_by_a_south_wait() -> None:
+    g = _white_kakan_game("123456789s666z2z")
+    east, white = parse_kind("1z"), parse_kind("5z")
+    assert parse_kind("2z") in g.seats[2].waits and east not in g.seats[2].waits
+    g.play(Action(A.KAKAN, 1, east, shift=(white, east)))
+    # nobody may rob it: the kan stands and seat 1 draws its replacement from the live wall (CT-D2)
+    assert g.phase.name == "TURN" and g.current == 1 and g.rinshan_draw
+    assert g.seats[1].melds[0].type is MeldType.KAKAN and len(g.kans) == 1
+    check_tiles(g)
+
+
+def test_ct_c5_a_white_added_to_a_pon_of_whites_is_robbed_by_any_honour_wait() -> None:
+    # seat 1 pons a discarded White with two Whites and adds the fourth; seat 2 waits on South only
+    white = parse_kind("5z")
+    g = scripted(["5z9m9m5m5m1m1m23456s8s", "55z234s567s3z4z6z7z8s", "123456789s666z2z"], "1m5m9m5z")
+    g.play(Action(A.DISCARD, 0, white))
+    if 2 in g.to_act():
+        g.play(Action(A.PASS, 2))
+    g.play(Action(A.PON, 1, -1, (white, white)))
+    g.play(Action(A.DISCARD, 1, parse_kind("8s")))
+    g.play(Action(A.DISCARD, 2, parse_kind("5m")))
+    g.play(Action(A.DISCARD, 0, parse_kind("9m")))
+    assert Action(A.KAKAN, 1, white) in g.legal_actions(1)
+    g.play(Action.parse("1k5z"))
+    assert g.to_act() == [2]
+    g.play(Action(A.RON, 2))
+    win = g.results[-1].wins[0]
+    assert (win.seat, win.from_seat) == (2, 1) and "chankan" in {y.name for y in win.score.yaku}
+
+
+def test_ct_c1_a_pon_with_a_white_for_green_takes_a_green_or_a_white_and_old_records_replay() -> None:
+    green, white = parse_kind("6z"), parse_kind("5z")
+    for draw, kakan in (("6z", Action(A.KAKAN, 1, green)), ("5z", Action(A.KAKAN, 1, green, shift=(white, green)))):
+        for text in (kakan.text, "1k5z") if draw == "5z" else (kakan.text,):
+            g = scripted(["234s567s888s1166z", "6z5z234s567s789s23z", "123456789s1477z"], "1m9m1m" + draw)
+            g.play(Action(A.DISCARD, 0, green))
+            g.play(Action.parse("1p56z"))
+            g.play(Action(A.DISCARD, 1, parse_kind("3z")))
+            g.play(Action(A.DISCARD, 2, parse_kind("9m")))
+            g.play(Action(A.DISCARD, 0, parse_kind("1m")))
+            assert kakan in g.legal_actions(1)
+            g.play(Action.parse(text))  # "1k5z": how such a kakan was written before
+            m = g.seats[1].melds[0]
+            assert m.type is MeldType.KAKAN and sorted(g.kind(t) for t in m.tiles) == sorted([white, green, green, g.kind(m.called)])
+            assert g.kind(m.called) == parse_kind(draw)
+
+
+def test_ct_c5_a_white_cannot_be_added_to_a_number_pon() -> None:
+    g = scripted(["234s567s888s1z9m5m1m", "88s234s567s9s3z4z6z7z", "123456789s666z2z"], "1m5m9m5z")
+    g.play(Action(A.DISCARD, 0, parse_kind("8s")))
+    g.play(Action(A.PON, 1, -1, (parse_kind("8s"), parse_kind("8s"))))
+    g.play(Action(A.DISCARD, 1, parse_kind("3z")))
+    g.play(Action(A.DISCARD, 2, parse_kind("5m")))
+    g.play(Action(A.DISCARD, 0, parse_kind("9m")))
+    assert g.kind(g.drawn) == parse_kind("5z")
+    assert not [a for a in g.legal_actions(1) if a.type is A.KAKAN]  # CT-C1: White is an honour wildcard only
+
+
+# --- CT-F2 at the table: open riichi showing a chosen part (ct.open_riichi_expose = "minimal") ------
+
+
+def test_ct_f2_minimal_exposure_is_chosen_at_the_table_and_shown() -> None:
+    g = scripted(RIICHI_HANDS, "2z1m", open_riichi_expose="minimal")
+    five_m, south = parse_kind("5m"), parse_kind("2z")
+    opens = [a for a in g.legal_actions(0) if a.type is A.OPEN_RIICHI]
+    assert Action(A.OPEN_RIICHI, 0, five_m) in opens  # the whole hand, as before
+    assert Action(A.OPEN_RIICHI, 0, five_m, (south,)) in opens  # the South tanki alone shows the wait
+    assert Action(A.OPEN_RIICHI, 0, five_m, tuple(parse_tiles("123s"))) not in opens  # shows no wait
+    for a in opens:
+        assert Action.parse(a.text) == a
+    with pytest.raises(ValueError):
+        g.play(Action.parse("0o5m/123s"))
+    g.play(Action.parse("0o5m/2z"))
+    assert g.ruleset.shown_tiles(g, 0) == (south,)  # type: ignore[attr-defined]
+    g.play(Action(A.DISCARD, 1, south))
+    assert list(g.legal_actions(0)) == [Action(A.RON, 0)]
+    g.play(Action(A.RON, 0))
+    names = {y.name: y.han for y in g.results[-1].wins[0].score.yaku}
+    assert names["open_riichi"] == 1 and names["open_riichi_dealin"] == 50
+
+
+def test_ct_f2_the_default_offers_only_the_whole_hand() -> None:
+    g = scripted(RIICHI_HANDS, "2z1m")
+    opens = [a for a in g.legal_actions(0) if a.type is A.OPEN_RIICHI]
+    assert opens and all(not a.tiles for a in opens)
+    with pytest.raises(ValueError):
+        g.play(Action.parse("0o5m/2z"))
+
+
+def test_ct_f2_seed_examples_3444_suffices_and_179_must_show_everything() -> None:
+    # CT-F2: 1113444678999s (waits 2s 3s 5s) may show just 3444s; 1133445577999s (waits 1s 7s 9s)
+    # must be shown whole: its 1s/7s reading hides 345s 345s, its 9s reading 33 44 55
+    g = scripted(["1113444678999s", *RIICHI_HANDS[1:]], "5m", open_riichi_expose="minimal")
+    opens = [a for a in g.legal_actions(0) if a.type is A.OPEN_RIICHI and a.tile == parse_kind("5m")]
+    assert Action(A.OPEN_RIICHI, 0, parse_kind("5m"), tuple(parse_tiles("3444s"))) in opens
+    g = scripted(["1133445577999s", *RIICHI_HANDS[1:]], "5m", open_riichi_expose="minimal")
+    opens = [a for a in g.legal_actions(0) if a.type is A.OPEN_RIICHI and a.tile == parse_kind("5m")]
+    assert opens == [Action(A.OPEN_RIICHI, 0, parse_kind("5m"))]
+
+
+def test_ct_f2_existing_action_texts_are_unchanged() -> None:
+    for text in ("0o5m", "1r0p", "0k5p", "0k5p8p>5p", "3p55m@1", "1p56z"):
+        assert Action.parse(text).text == text
+    assert Action.parse("0o5m/1z2z5z") == Action(A.OPEN_RIICHI, 0, parse_kind("5m"), tuple(parse_tiles("125z")))
