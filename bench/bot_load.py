@@ -714,7 +714,7 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
         prof = cProfile.Profile() if args.profile else None
         req0 = server.request_count
         agents = [asyncio.create_task(drv.agent(s)) for s in drv.seats.values()]
-        cpu0, t0 = time.process_time(), time.perf_counter()
+        cpu0, t0, mono0 = time.process_time(), time.perf_counter(), time.monotonic()
         if prof is not None:
             prof.enable()
         mid_done = False
@@ -803,6 +803,17 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
             )
         for line in stages.lines(recs):
             say(line)
+        slow = [r for r in recs if r.latency is not None and r.latency * 1000 > TARGET_P99_MS]
+        if slow:
+            # when the slow clicks were sent: a burst at the start (every human clicks at once) or
+            # spread over the drive (pauses, queueing at saturation)
+            by_s = Counter(int(r.created - mono0) for r in slow)
+            steady = [r.latency * 1000 for r in recs if r.latency is not None and r.created - mono0 >= 2.0]
+            say(
+                f"  clicks over {TARGET_P99_MS:.0f} ms: {len(slow):,}; by second of the drive they were sent in: "
+                + ", ".join(f"{sec}s {n}" for sec, n in sorted(by_s.items(), key=lambda kv: -kv[1])[:8])
+                + (f"; p99 of clicks sent after the first 2 s: {pct(steady, 99):.1f}" if steady else "")
+            )
         hand = drv.hand_lag
         if hand:
             say(
