@@ -17,7 +17,7 @@ def test_closed_dms_fall_back_to_ephemeral_hand(tmp_path: Path) -> None:
             carol = c.users["carol"].id
             await c.server.wait_for(
                 lambda: any("cannot send you direct messages" in m.content and f"<@{carol}>" in m.content for m in c.server.messages(c.channel_id)),
-                timeout=10,
+                timeout=30,  # the first pictures after start wait for the render worker to come up
             )
             assert not c.server.dms(carol)
             t = c.bot.service.tables[1]
@@ -57,7 +57,7 @@ def test_table_in_its_own_thread_async_mode(tmp_path: Path) -> None:
             assert t.row.thread_id != c.channel_id and t.row.mode == "async" and t.row.on_expiry == "wait"
             await c.slash("alice", "table add-ai", {"seats": 3, "table": 1})
             await c.slash("alice", "table start", {"table": 1})
-            await c.server.wait_for(lambda: t.row.message_id is not None, timeout=10)
+            await c.server.wait_for(lambda: t.row.message_id is not None, timeout=30)  # render worker start-up
             assert c.server.message(t.row.message_id).channel_id == t.row.thread_id
             timers = await c.bot.repo.timers()
             if t.humans_to_act():  # a 48-hour deadline was armed for alice's decision
