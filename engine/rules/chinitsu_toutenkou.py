@@ -998,9 +998,7 @@ class ToutenkouTable:
     def can_tsumo(self, g: Game, seat: int) -> bool:
         if self._forced_white(g, seat):
             return True
-        if not g._calc.is_agari(g.seats[seat].counts):
-            return False
-        return g._win_value(seat, g.drawn, tsumo=True).agari
+        return bool(Ruleset.can_tsumo(g.ruleset, g, seat))
 
     def kan_allowed(self, g: Game, seat: int) -> bool:
         """CT-D4: a kan needs a stack left at the live tail for its indicator; at most 4 kans."""

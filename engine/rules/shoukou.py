@@ -92,29 +92,10 @@ class ShoukouRuleset(Ruleset):
     def wait_set(self, g: Game, seat: int) -> tuple[int, ...]:
         return self.shoukou_waits(g, seat)
 
-    def can_tsumo(self, g: Game, seat: int) -> bool:
-        """SK-8: complete after at most one transformation, with a yaku."""
-        c = g.seats[seat].counts
-        if g._calc.shanten(c) > (0 if self.shoukou.transform else -1):
-            return False
-        return g._win_value(seat, g.drawn, tsumo=True).agari
-
-    def can_ron(self, g: Game, seat: int, tile: int, from_seat: int, *, chankan: bool = False, kokushi_only: bool = False) -> bool:
-        """SK-9: the discard (or chankan tile) in W, not furiten, complete with a yaku."""
-        st = g.seats[seat]
-        k = g._codes[tile] & ~RED
-        if k not in st.waits or self.furiten(g, seat):
-            return False
-        st.counts[k] += 1
-        st.tiles.append(tile)
-        try:
-            r = g._win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
-            if kokushi_only:
-                return r.agari and any(y.name.startswith("kokushi") for y in r.yaku)
-            return r.agari
-        finally:
-            st.tiles.pop()
-            st.counts[k] -= 1
+    def win_shape(self, g: Game, counts: list[int]) -> bool:
+        """SK-8/SK-9: complete after at most one transformation (one tile's kind changed), so the
+        physical hand is at most one tile from complete; scoring decides the rest."""
+        return g._calc.shanten(counts) <= (0 if self.shoukou.transform else -1)
 
     def tenpai_at_draw(self, g: Game, seat: int) -> bool:
         """R-11.2 with W (SK-11): tenpai unless every wait is a kind the seat holds all 4 of."""

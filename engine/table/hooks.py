@@ -72,9 +72,14 @@ class TableHooks:
             return True
         return any(k in st.discarded_kinds for k in st.waits)
 
+    def win_shape(self, g: Game, counts: list[int]) -> bool:
+        """Could these concealed tiles (a winning tile included) win by shape? The cheap filter
+        that ``can_tsumo``/``can_ron`` apply before scoring the hand."""
+        return g._calc.is_agari(counts)
+
     def can_tsumo(self, g: Game, seat: int) -> bool:
         """R-6.2: the seat's 14 tiles (after its draw) are a winning hand with a yaku."""
-        if not g._calc.is_agari(g.seats[seat].counts):
+        if not self.win_shape(g, g.seats[seat].counts):
             return False
         return g._win_value(seat, g.drawn, tsumo=True).agari
 
@@ -87,7 +92,7 @@ class TableHooks:
         st.counts[k] += 1
         st.tiles.append(tile)
         try:
-            if not g._calc.is_agari(st.counts):
+            if not self.win_shape(g, st.counts):
                 return False
             r = g._win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
             if kokushi_only:
