@@ -13,13 +13,14 @@ import pytest
 
 from engine.hand.shanten import calculator
 from engine.rules import find_ruleset
-from engine.scoring import score_line
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase
 from engine.table.wall import deal_from_seed, standard_tileset
 from engine.tiles import counts_of, dora_of, format_tiles, parse_kind, parse_tiles
 from tests.engine.scripted import play, scripted_game
 from tests.engine.selfplay import play_random
+from tests.engine.test_riichi_spec_vectors import s
+from tests.engine.test_riichi_spec_vectors import yaku as names
 
 A = ActionType
 RIICHI = find_ruleset("riichi")
@@ -27,16 +28,6 @@ RIICHI = find_ruleset("riichi")
 # A junk hand (far from tenpai), built by the scripted deal from the tiles nobody else needs.
 J0 = J1 = J2 = J3 = None
 TANYAO_WAIT_36M = "45m234p567s678s22p"  # ryanmen 3m-6m, tanyao
-
-
-def s(line: str) -> dict:  # type: ignore[type-arg]
-    r = score_line(line)
-    assert "error" not in r, r
-    return r
-
-
-def names(r: dict) -> set[str]:  # type: ignore[type-arg]
-    return {y["name"] for y in r["yaku"]}
 
 
 def idle(g: Game, steps: int = 1) -> None:
@@ -53,6 +44,12 @@ def idle(g: Game, steps: int = 1) -> None:
         else:
             for seat in list(g.to_act()):
                 g.play(Action(A.PASS, seat))
+
+
+def _turn(g: Game, seat: int) -> None:
+    """Play do-nothing moves until it is ``seat``'s turn."""
+    while not (g.phase is Phase.TURN and g.current == seat):
+        idle(g)
 
 
 def idle_until_end(g: Game) -> None:
@@ -350,8 +347,7 @@ def test_r_4_7_ankan_on_own_turn_with_a_replacement_draw() -> None:
 def test_r_4_8_no_kan_by_the_haitei_drawer() -> None:
     # seat 1 holds four 1m all hand long and draws the last live tile (the 70th draw)
     g = scripted_game(RIICHI, [J0, "1111m369p147s246z", J2, J3])
-    while not (g.phase is Phase.TURN and g.current == 1):
-        idle(g)
+    _turn(g, 1)
     assert A.ANKAN in types(g, 1)
     while not (g.live_left == 0 and g.phase is Phase.TURN):
         idle(g)
@@ -406,8 +402,7 @@ def test_r_5_1_a_ronned_declaration_pays_no_stick() -> None:
 def test_r_5_2_after_riichi_only_the_drawn_tile() -> None:
     g = scripted_game(RIICHI, ["45m234p567s678s22p", J1, J2, J3], "7z????")
     play(g, "0r7z")
-    while not (g.phase is Phase.TURN and g.current == 0):
-        idle(g)
+    _turn(g, 0)
     assert {a for a in g.legal_actions(0) if a.type is A.DISCARD} == {Action(A.DISCARD, 0, g.code(g.drawn))}
 
 
@@ -415,14 +410,12 @@ def test_r_5_3_ankan_after_riichi_only_when_waits_do_not_change() -> None:
     # 111m + tanki 5z: the drawn 4th 1m may be a kan (waits stay 5z)
     g = scripted_game(RIICHI, ["111m234p567s789s5z", J1, J2, J3], "7z???1m")
     play(g, "0r7z")
-    while not (g.phase is Phase.TURN and g.current == 0):
-        idle(g)
+    _turn(g, 0)
     assert A.ANKAN in types(g, 0)
     # 3335m waits 4m and 5m: a kan of 3m would leave only 5m, so it is refused
     g = scripted_game(RIICHI, ["3335m234p567s789s", J1, J2, J3], "7z???3m")
     play(g, "0r7z")
-    while not (g.phase is Phase.TURN and g.current == 0):
-        idle(g)
+    _turn(g, 0)
     assert A.ANKAN not in types(g, 0)
 
 
@@ -445,8 +438,7 @@ def test_r_5_4_a_call_in_between_cancels_ippatsu() -> None:
     while g.current != 1 or g.phase is not Phase.TURN:
         idle(g)
     play(g, "1r7z")
-    while not (g.phase is Phase.TURN and g.current == 2):
-        idle(g)
+    _turn(g, 2)
     play(g, "2d9m")
     g.play(next(a for a in g.legal_actions(3) if a.type is A.PON))
     while not g.results and not (g.phase is Phase.CALL and A.RON in types(g, 1)):
@@ -470,8 +462,7 @@ def test_r_5_6_furiten_riichi_is_allowed_and_passing_makes_it_permanent() -> Non
     # the dealer has already discarded 6m, one of its waits: riichi is still offered
     g = scripted_game(RIICHI, ["45m234p567s678s2p6m", J1, J2, J3], "2p???")
     play(g, "0d6m")
-    while not (g.phase is Phase.TURN and g.current == 0):
-        idle(g)
+    _turn(g, 0)
     assert A.RIICHI in types(g, 0)
 
 
@@ -503,11 +494,9 @@ def test_r_6_4_permanent_furiten_blocks_ron_not_tsumo() -> None:
     # seat 1 discards 6m (one of its waits) then may not ron 3m, but may tsumo it
     g = scripted_game(RIICHI, [J0, "45m234p567s678s2p6m", "3m369m147p258s135z", J3], "?2p???3m")
     idle(g)
-    while not (g.phase is Phase.TURN and g.current == 1):
-        idle(g)
+    _turn(g, 1)
     play(g, "1d6m")
-    while not (g.phase is Phase.TURN and g.current == 2):
-        idle(g)
+    _turn(g, 2)
     play(g, "2d3m")
     assert A.RON not in types(g, 1)
     while not (g.phase is Phase.TURN and g.current == 1) and not g.results:
@@ -522,8 +511,7 @@ def test_r_6_4_temporary_furiten_lasts_until_own_discard() -> None:
     play(g, "1x")
     # seat 1 draws and discards; seat 2 is skipped in this check, seat 2's 3m comes next
     idle(g)  # seat 1 discards its draw: temporary furiten over
-    while not (g.phase is Phase.TURN and g.current == 2):
-        idle(g)
+    _turn(g, 2)
     play(g, "2d3m")
     assert A.RON in types(g, 1)
 
@@ -539,11 +527,9 @@ def test_r_6_4_temporary_furiten_blocks_ron_in_the_same_go_around() -> None:
 def test_r_6_4_riichi_furiten_lasts_the_hand() -> None:
     g = scripted_game(RIICHI, [J0, "45m234p567s678s2p7z", "3m369m147p258s135z", J3], "?2p?")
     idle(g)
-    while not (g.phase is Phase.TURN and g.current == 1):
-        idle(g)
+    _turn(g, 1)
     play(g, "1r7z")
-    while not (g.phase is Phase.TURN and g.current == 2):
-        idle(g)
+    _turn(g, 2)
     play(g, "2d3m", "1x")
     assert g.seats[1].furiten_riichi
     idle(g, 8)
@@ -603,16 +589,12 @@ def _pon(g: Game, seat: int) -> None:
             g.play(Action(A.PASS, other))
 
 
-def _turn(g: Game, seat: int) -> None:
-    while not (g.phase is Phase.TURN and g.current == seat):
-        idle(g)
+PAO_HANDS = ["5z147m258p369s234z", "55z66z77z234m9p128s", "6z9p147m258p369s13z", "7z147m258p369s124z"]
 
 
-def test_r_6_8_pao_for_daisangen_on_ron_from_a_third_player() -> None:
-    # seat 1 pons White (seat 0), Green (seat 2), then Red from seat 3, who becomes liable;
-    # it then rons seat 2's 9p: seat 3 and seat 2 each pay half of the yakuman
-    hands = ["5z147m258p369s234z", "55z66z77z234m9p128s", "6z9p147m258p369s13z", "7z147m258p369s124z"]
-    g = scripted_game(RIICHI, hands, "?")
+def _three_dragon_pons(g: Game) -> None:
+    """Seat 1 pons White from seat 0, Green from seat 2, then Red from seat 3 (the liable one),
+    and is left waiting on 9p."""
     play(g, "0d5z")
     _pon(g, 1)
     play(g, "1d1s")
@@ -624,6 +606,13 @@ def test_r_6_8_pao_for_daisangen_on_ron_from_a_third_player() -> None:
     play(g, "3d7z")
     _pon(g, 1)
     play(g, "1d8s")
+
+
+def test_r_6_8_pao_for_daisangen_on_ron_from_a_third_player() -> None:
+    # seat 1 pons White (seat 0), Green (seat 2), then Red from seat 3, who becomes liable;
+    # it then rons seat 2's 9p: seat 3 and seat 2 each pay half of the yakuman
+    g = scripted_game(RIICHI, PAO_HANDS, "?")
+    _three_dragon_pons(g)
     _turn(g, 2)
     play(g, "2d9p", "1h")
     r = g.results[0]
@@ -632,21 +621,9 @@ def test_r_6_8_pao_for_daisangen_on_ron_from_a_third_player() -> None:
 
 
 def test_r_6_8_pao_pays_everything_on_tsumo() -> None:
-    hands = ["5z147m258p369s234z", "55z66z77z234m9p128s", "6z9p147m258p369s13z", "7z147m258p369s124z"]
-    g = scripted_game(RIICHI, hands, "?" * 7 + "9p")
-    play(g, "0d5z")
-    _pon(g, 1)
-    play(g, "1d1s")
-    _turn(g, 2)
-    play(g, "2d6z")
-    _pon(g, 1)
-    play(g, "1d2s")
-    _turn(g, 3)
-    play(g, "3d7z")
-    _pon(g, 1)
-    play(g, "1d8s")
-    while not (g.phase is Phase.TURN and g.current == 1):
-        idle(g)
+    g = scripted_game(RIICHI, PAO_HANDS, "?" * 7 + "9p")
+    _three_dragon_pons(g)
+    _turn(g, 1)
     assert A.TSUMO in types(g, 1)
     play(g, "1t")
     r = g.results[0]
@@ -844,8 +821,7 @@ def test_r_12_4_suukaikan() -> None:
     g = scripted_game(RIICHI, ["1111m2222m3333m9p", "4444m258p369s246z", J2, J3], "9s", rinshan="5p6p7p8p")
     play(g, "0a1m", "0a2m", "0a3m")
     idle(g)  # the dealer discards
-    while not (g.phase is Phase.TURN and g.current == 1):
-        idle(g)
+    _turn(g, 1)
     play(g, "1a4m")
     assert not g.results
     idle(g)  # seat 1 discards after its replacement draw
@@ -857,8 +833,7 @@ def test_r_12_4_suukaikan() -> None:
 def test_r_12_4_four_kans_by_one_player_do_not_abort() -> None:
     g = scripted_game(RIICHI, ["1111m2222m3333m9p", J1, J2, J3], "????4m", rinshan="4m4m4m5p")
     play(g, "0a1m", "0a2m", "0a3m", "0d9p")
-    while not (g.phase is Phase.TURN and g.current == 0):
-        idle(g)
+    _turn(g, 0)
     play(g, "0a4m")
     assert len(g.kans) == 4
     idle(g, 8)
