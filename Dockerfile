@@ -13,8 +13,8 @@ COPY engine ./engine
 COPY bot ./bot
 COPY cogs ./cogs
 RUN pip install --no-cache-dir . \
-    # build the shanten tables once, into the image, so the first start is fast
-    && JANTAKU_CACHE=/app/.cache python -c "from engine.hand.shanten import calculator; calculator()"
+    # build every ruleset's shanten tables once, into the image, so the first start is fast
+    && JANTAKU_CACHE=/app/.cache python -m engine warm
 
 ENV JANTAKU_CACHE=/app/.cache
 VOLUME ["/data"]

@@ -824,6 +824,16 @@ DEADLINES = {"hand": 0.0, "tiles": 0.0, "result": 0.25, "final": 0.25, "table": 
 
 
 def worker_main() -> None:
+    """The render worker process; see :func:`_worker_loop`. A bot that went away while the worker
+    was answering (it closed the pipe) ends the worker quietly, with no traceback on stderr."""
+    try:
+        _worker_loop()
+    except (BrokenPipeError, ConnectionResetError):
+        with contextlib.suppress(OSError):  # nor when Python flushes stdout on the way out
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+
+
+def _worker_loop() -> None:
     """The render worker process (``bot.presenter.Renderer`` starts it): reads length-prefixed
     pickled ``(job id, kind, args, kwargs)`` frames on stdin, answers ``(job id, ok, PNG or error
     text, CPU seconds)`` frames on stdout, and ends when stdin closes (so also when the bot that
