@@ -104,7 +104,7 @@ async def demo(*, humans: int = 0, seed: str | None = None, quiet: bool = False,
                 print(m.content + "\n")
 
     try:
-        await server.wait_until_ready(10)
+        await server.wait_until_ready(180)  # a first start on a new machine builds the engine tables (~20 s)
         await server.wait_for_commands(["table"], guild.id, timeout=10)
         opener = people[0]
         rec = await server.slash(opener.id, guild.id, channel_id, "table open", {"length": length})

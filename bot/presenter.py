@@ -28,7 +28,7 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -249,7 +249,10 @@ class PresenterOptions:
 
 
 class Gate:
-    """At most ``limit`` holders at once; waiters get in by priority (lower first), then in order.
+    """At most ``limit`` holders at once; waiters get in by deadline: the time they came plus their
+    ``delay`` (seconds a later, more urgent waiter may go before them), so a hand (delay 0) goes
+    before a table picture (delay 1) that came less than a second earlier, yet a steady stream of
+    hands never starves the table pictures.
 
     The presenter's work (pictures, message edits and the fake or real Discord's answers to them)
     shares the event loop with reading interactions off the gateway and acknowledging them. Left
@@ -257,20 +260,24 @@ class Gate:
     them; through the gate the updates queue here instead, where waiting costs nothing.
     """
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, settled: Callable[[], Awaitable[None]] | None = None) -> None:
         self.limit = limit
+        self.settled = settled  # awaited first: interactions waiting for a first answer go before
         self.active = 0
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         self._seq = 0
 
-    async def __call__(self, priority: int) -> None:
+    async def __call__(self, delay: float) -> None:
         """Wait for a place (pair with :meth:`leave`)."""
+        if self.settled is not None:
+            await self.settled()
         if self.limit <= 0 or (self.active < self.limit and not self._waiting):
             self.active += 1
             return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
         self._seq += 1
-        heapq.heappush(self._waiting, (priority, self._seq, fut))
+        heapq.heappush(self._waiting, (loop.time() + delay, self._seq, fut))
         try:
             await fut
         except asyncio.CancelledError:
@@ -528,7 +535,7 @@ class Presenter:
         self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}  # (table, seat) → the hand last drawn
         self._locks: dict[int, asyncio.Lock] = {}
         self._pictures: dict[int, _TablePicture] = {}
-        self.gate = Gate(self.options.concurrent)
+        self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
     def close(self) -> None:
         for p in self._pictures.values():
@@ -550,7 +557,7 @@ class Presenter:
         # One table's messages are updated one update at a time: otherwise an older update's edit
         # could land after a newer one and leave stale buttons up.
         async with self._lock(u.table):
-            await self.gate(0)
+            await self.gate(0.0)
             try:
                 await self._on_update(u)
             finally:
@@ -610,7 +617,7 @@ class Presenter:
             wait = p.edited_at + self.options.table_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            await self.gate(1)
+            await self.gate(1.0)  # a table picture: hands that come within a second go first
             try:
                 await self._write_table(t, p)
             finally:

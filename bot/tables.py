@@ -19,11 +19,13 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ai.policy import POLICIES
 from bot.storage.repository import Repository, SeatRow, TableRow
+from engine.rules import warm_up
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError, Phase
@@ -184,6 +186,7 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self.ai_delay = ai_delay
+        self._prepared: set[tuple[str, int, int]] = set()  # rulesets whose tables are loaded
         self.on_timer_change: Callable[[], None] | None = None
         #: the seed of a new table's game (tests replace it to play a known deal)
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
@@ -300,6 +303,7 @@ class TableService:
                 s.bank_left = float(t.row.bank_seconds)
             t.row.seats = order
             await self.repo.put_seats(t.id, order)
+            await self.prepare(table_ruleset(t.row))
             t.game = self._new_game(t.row)
             t.row.status = "playing"
             await self.repo.set_table(t.id, status="playing")
@@ -531,10 +535,20 @@ class TableService:
         self.tables[row.id] = t
         return t
 
+    async def prepare(self, rs: Ruleset) -> None:
+        """Load the ruleset's shanten tables in a thread (built and cached the first time on a
+        machine), so that dealing, replaying and the AI never load them on the event loop."""
+        key = (rs.name, rs.copies, rs.max_sets)
+        if key not in self._prepared:
+            await asyncio.to_thread(warm_up, [rs])
+            self._prepared.add(key)
+
     async def load(self) -> list[Table]:
         """Rebuild every open or playing table from the database (start-up)."""
         out = []
         for row in await self.repo.tables_with_status("open", "playing"):
+            with suppress(Exception):  # a row _rebuild cannot read says so itself
+                await self.prepare(table_ruleset(row))
             out.append(await self._rebuild(row))
         return out
 

@@ -63,7 +63,12 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
-        await interaction.response.defer()
+        try:
+            await interaction.response.defer()
+        finally:
+            bot.responses.answered(interaction)
+        # the engine, the AI seats and the storage after every waiting click has its first answer
+        await bot.responses.settled()
         try:
             await bot.service.act(self.table, interaction.user.id, self.act, self.serial)
         except TableError as e:

@@ -58,7 +58,7 @@ async def club(tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", 
     bot = JantakuBot(settings)
     runner = asyncio.create_task(bot.start(settings.token))
     try:
-        await server.wait_until_ready(10)
+        await server.wait_until_ready(120)  # a first start on a new machine builds the engine tables (~20 s)
         await server.wait_for_commands(["table"], guild.id, timeout=10)
         yield Club(server, bot, guild.id, guild.channel_ids[0], users, db)
     finally:

@@ -341,3 +341,29 @@ def test_gate_lets_hands_in_before_table_pictures() -> None:
         assert gate.active == 0
 
     asyncio.run(main())
+
+
+def test_gate_does_not_starve_a_table_picture_that_has_waited_its_delay() -> None:
+    import asyncio
+
+    from bot.presenter import Gate
+
+    async def main() -> None:
+        gate = Gate(1)
+        order: list[str] = []
+
+        async def job(name: str, delay: float) -> None:
+            await gate(delay)
+            order.append(name)
+            gate.leave()
+
+        await gate(0.0)  # hold the only place
+        table = asyncio.create_task(job("table", 0.05))
+        await asyncio.sleep(0.1)  # the table picture has waited longer than its delay
+        hand = asyncio.create_task(job("hand", 0.0))
+        await asyncio.sleep(0.01)
+        gate.leave()
+        await asyncio.gather(table, hand)
+        assert order == ["table", "hand"]
+
+    asyncio.run(main())

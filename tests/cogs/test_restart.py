@@ -73,7 +73,7 @@ class BotProcess:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=str(ROOT), env=self.env, stdout=out, stderr=out
             )
-        await self.server.wait_until_ready(30)
+        await self.server.wait_until_ready(120)
 
     async def kill(self) -> None:
         assert self.proc is not None
