@@ -8,6 +8,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -36,6 +37,10 @@ class JantakuBot(commands.Bot):
         # the bot reads no messages (slash commands and buttons arrive as interactions): without
         # these it is not sent every message of every channel it can see, nor one per own edit
         intents.guild_messages = intents.dm_messages = False
+        if settings.http_connections and "connector" not in kwargs:
+            # at most this many connections, kept alive: a burst of first responses reuses warm
+            # connections instead of opening (against Discord: a TLS handshake) one per click
+            kwargs["connector"] = aiohttp.TCPConnector(limit=settings.http_connections)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.repo = Repository(settings.database)

@@ -22,6 +22,7 @@ class Settings:
     organiser_role: str
     log_level: str
     ai_delay: float
+    http_connections: int = 48  # HTTP connections to Discord kept open at most (0 = no limit)
     api_base: str = ""  # testing only: a local Discord-protocol server's REST base URL
     gateway: str = ""  # testing only: its gateway websocket URL
 
@@ -37,6 +38,9 @@ class Settings:
             ai_delay = float(delay)
         except ValueError:
             raise ConfigError(f"AI_DELAY_SECONDS must be a number of seconds, not {delay!r}") from None
+        conns = os.environ.get("HTTP_CONNECTIONS", "48").strip() or "48"
+        if not conns.isdigit():
+            raise ConfigError(f"HTTP_CONNECTIONS must be a whole number (0 = no limit), not {conns!r}")
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             dev_guild_id=int(guild) if guild else None,
@@ -45,6 +49,7 @@ class Settings:
             organiser_role=os.environ.get("ORGANISER_ROLE", "Organiser").strip() or "Organiser",
             log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
             ai_delay=ai_delay,
+            http_connections=int(conns),
             api_base=os.environ.get("JANTAKU_DISCORD_API", "").strip(),
             gateway=os.environ.get("JANTAKU_DISCORD_GATEWAY", "").strip(),
         )

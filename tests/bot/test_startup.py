@@ -27,3 +27,9 @@ def test_bad_setting_is_one_sentence(tmp_path: Path) -> None:
     r = _run({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", "DEV_GUILD_ID": "my-server"}, tmp_path)
     assert r.returncode == 2 and "DEV_GUILD_ID must be a server id" in r.stdout
     assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_bad_connection_limit_is_one_sentence(tmp_path: Path) -> None:
+    r = _run({"PYTHONPATH": str(ROOT), "DISCORD_TOKEN": "x", "HTTP_CONNECTIONS": "lots"}, tmp_path)
+    assert r.returncode == 2 and "HTTP_CONNECTIONS must be a whole number" in r.stdout
+    assert "Traceback" not in r.stdout + r.stderr
