@@ -963,8 +963,14 @@ class ToutenkouTable:
         if seat not in self.open_riichi_seats(g):
             return ()
         tiles = [t for t in g.seats[seat].tiles if not (seat == g.current and t == g.drawn)]
+        concealed = [g._codes[t] for t in tiles]
         chosen = self._chosen_exposure(g, seat)
-        return open_riichi_shown([g._codes[t] for t in tiles], chosen or None, self.ct)
+        if chosen and not open_riichi_exposure_ok(concealed, chosen, self.ct.suit):
+            # CT-F3: an ankan took tiles of the shown part; the player re-exposes a part showing the
+            # same waits: the smallest such part (the whole hand if there is none)
+            smaller = open_riichi_exposures(concealed, self.ct.suit)
+            chosen = smaller[0] if smaller else ()
+        return open_riichi_shown(concealed, chosen or None, self.ct)
 
     def _chosen_exposure(self, g: Game, seat: int) -> tuple[int, ...]:
         """The part of the hand the seat's open riichi action chose to show (CT-F2 "minimal");

@@ -741,3 +741,18 @@ def test_ct_f2_existing_action_texts_are_unchanged() -> None:
     for text in ("0o5m", "1r0p", "0k5p", "0k5p8p>5p", "3p55m@1", "1p56z"):
         assert Action.parse(text).text == text
     assert Action.parse("0o5m/1z2z5z") == Action(A.OPEN_RIICHI, 0, parse_kind("5m"), tuple(parse_tiles("125z")))
+
+
+def test_ct_f3_ankan_of_the_shown_part_re_exposes_a_part_with_the_same_waits() -> None:
+    # CT-F3 (reconstructed example): 1112346668999s showing 8999s waits on 7s 8s; drawing 9s allows
+    # the ankan 9999s, after which 6668s is shown (same waits)
+    g = scripted(["1112346668999s", *RIICHI_HANDS[1:]], "5m1m9m9s", open_riichi_expose="minimal")
+    five_m, nine_s = parse_kind("5m"), parse_kind("9s")
+    g.play(Action(A.OPEN_RIICHI, 0, five_m, tuple(parse_tiles("8999s"))))
+    assert g.ruleset.shown_tiles(g, 0) == tuple(parse_tiles("8999s"))  # type: ignore[attr-defined]
+    g.play(Action(A.DISCARD, 1, parse_kind("1m")))
+    g.play(Action(A.DISCARD, 2, parse_kind("9m")))
+    assert Action(A.ANKAN, 0, nine_s) in g.legal_actions(0)
+    g.play(Action(A.ANKAN, 0, nine_s))
+    assert sorted(g.seats[0].waits) == sorted(parse_tiles("78s"))
+    assert g.ruleset.shown_tiles(g, 0) == tuple(parse_tiles("6668s"))  # type: ignore[attr-defined]
