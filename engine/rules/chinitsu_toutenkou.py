@@ -636,6 +636,13 @@ class _Scorer:
         for k in self.nuki:
             if k not in GARI_KINDS:
                 raise HandError(f"{KIND_NAMES[k]} is not a gari: only 1m, 5m, 9m and North are extracted")
+        robbed = spec.options.get("robbed_as")
+        try:
+            self.robbed_as = kind_of(parse_tiles(robbed)[0]) if robbed else -1
+        except (ValueError, IndexError) as e:
+            raise HandError(f"robbed_as={robbed}: {e}") from e
+        if self.robbed_as >= 0 and self.robbed_as not in HONOURS:
+            raise HandError(f"robbed_as={robbed}: a robbed White stands for an honour")
         self.open_riichi = _flag(spec.options, "open_riichi") and (self.ctx.riichi or self.ctx.double_riichi)
         self.dealin = _flag(spec.options, "dealin") and self.open_riichi and not self.ctx.tsumo
 
@@ -655,6 +662,8 @@ class _Scorer:
         wild_choices: Sequence[int] = (
             [*MANZU[::2], *range(self.base, self.base + 9), *HONOURS] if full_wild else [-1]
         )
+        if win_kind == WHITE and self.robbed_as >= 0 and not ctx.tsumo:
+            wild_choices = [self.robbed_as]  # CT-C5: the White robbed from a pon of H counts as H
         all_white_melds = [i for i, m in enumerate(self.melds) if m.kind == -1]
         for f in wild_choices:
             c = list(base_counts)
@@ -828,7 +837,7 @@ class _Scorer:
             "wildcards": [{"tile": "5z", "as": KIND_NAMES[k]} for k in combo],
         }
         if full >= 0:
-            details["ippatsu_white_as"] = KIND_NAMES[full]
+            details["robbed_white_as" if full == self.robbed_as else "ippatsu_white_as"] = KIND_NAMES[full]
         if meld_kinds and any(m.kind == -1 for m in self.melds):
             details["white_melds_as"] = [KIND_NAMES[k] for m, k in zip(self.melds, meld_kinds) if m.kind == -1]
         details["yakuman_points"] = sum(i.points for i in items if self._is_yakuman(i.name, closed))
@@ -1241,6 +1250,11 @@ class ToutenkouTable:
         out = {"suit": self.ct.suit}
         if st.kita:
             out["nuki"] = format_tiles(sorted(g._codes[t] for t in st.kita))
+        if chankan and 0 <= from_seat != seat and g.kakan_tile >= 0 and kind_of(g._codes[g.kakan_tile]) == WHITE:
+            for m in g.seats[from_seat].melds:  # CT-C5: a White robbed from a pon of H counts as H
+                natural = {kind_of(g._codes[t]) for t in m.tiles} - {WHITE}
+                if g.kakan_tile in m.tiles and len(natural) == 1:
+                    out["robbed_as"] = KIND_NAMES[natural.pop()]
         if seat in self.open_riichi_seats(g):
             out["open_riichi"] = "1"
             if not tsumo and 0 <= from_seat != seat and not g.seats[from_seat].riichi:

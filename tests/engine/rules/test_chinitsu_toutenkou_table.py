@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -756,3 +757,33 @@ def test_ct_f3_ankan_of_the_shown_part_re_exposes_a_part_with_the_same_waits() -
     g.play(Action(A.ANKAN, 0, nine_s))
     assert sorted(g.seats[0].waits) == sorted(parse_tiles("78s"))
     assert g.ruleset.shown_tiles(g, 0) == tuple(parse_tiles("6668s"))  # type: ignore[attr-defined]
+
+
+def test_ct_c5_the_robbed_white_counts_as_the_pons_honour_when_scored() -> None:
+    # seat 1 pons South with a White (2z 2z 5z) and adds a second White; seat 2 waits on South or Red
+    # (shanpon 22z 77z). The robbed White counts as South (CT-C5), never as the Red it would be
+    # worth more as.
+    south, red, white = parse_kind("2z"), parse_kind("7z"), parse_kind("5z")
+    g = scripted(["2z9m9m5m5m1m1m23456s8s", "2z5z234s567s3z4z6z1z8s", "123456789s22z77z"], "1m5m9m5z")
+    g.play(Action(A.DISCARD, 0, south))
+    if 2 in g.to_act():
+        g.play(Action(A.PASS, 2))
+    g.play(Action.parse("1p25z"))
+    g.play(Action(A.DISCARD, 1, parse_kind("8s")))
+    g.play(Action(A.DISCARD, 2, parse_kind("5m")))
+    g.play(Action(A.DISCARD, 0, parse_kind("9m")))
+    assert g.current == 1 and g.kind(g.drawn) == white
+    assert {south, red} <= set(g.seats[2].waits)
+    kakan = next(a for a in g.legal_actions(1) if a.type is A.KAKAN)
+    g.play(kakan)
+    assert Action(A.RON, 2) in g.legal_actions(2)
+    g.play(Action(A.RON, 2))
+    win = g.results[-1].wins[0]
+    assert win.hand is not None and win.hand.win_tile == white
+    assert win.hand.options.get("robbed_as") == "2z"
+    assert win.score.details["robbed_white_as"] == "2z"
+    # the same hand with the White free to be any honour scores it as Red, for more
+    free = replace(win.hand, options={k: v for k, v in win.hand.options.items() if k != "robbed_as"})
+    best = g.ruleset.score(free)
+    assert best.points > win.score.points
+    assert best.details.get("wildcards") and any(w["as"] == "7z" for w in best.details["wildcards"])
