@@ -53,8 +53,11 @@ __all__ = [
     "waits",
 ]
 
-_CLS = 1023
-_F_N, _F_P, _F_K, _F_Y, _F_YP, _F_CF, _F_PS = 10, 16, 22, 28, 34, 40, 46
+# A packed per-suit value: the suit's distance class in the low 12 bits, then 6-bit counters. The
+# four suits' values are added and the counters read off the sum, so the class field must hold the
+# sum of four classes (checked when a calculator is built: 1,050 at most with five sets).
+_CLS = 4095
+_F_N, _F_P, _F_K, _F_Y, _F_YP, _F_CF, _F_PS = 12, 18, 24, 30, 36, 42, 48
 _AGARI_STD = (1 << 6) | 4  # after >> _F_CF: four complete blocks, exactly one of them holds the pair
 _M6 = 63
 
@@ -77,8 +80,8 @@ class SuitTables:
     ``standard(v1, v2, v3, v4)`` is the standard-form shanten of the hand those values describe,
     equal to ``calculator.standard(counts)`` for a 3n+1 or 3n+2 hand. ``special_forms`` says
     whether the calculator's ``shanten`` also takes chiitoitsu and kokushi (13 and 14 tiles),
-    read off the counters as :meth:`seven_pairs` and :meth:`thirteen_orphans` (the counters above
-    the tiles field add up exactly; the tiles field itself is read with :meth:`tiles`).
+    read off the counters as :meth:`seven_pairs` and :meth:`thirteen_orphans` (every field of the
+    sum adds up exactly: the class field holds the sum of four classes).
     """
 
     maps: tuple[dict[bytes, int], dict[bytes, int], dict[bytes, int], dict[bytes, int]]
@@ -90,9 +93,8 @@ class SuitTables:
 
     @staticmethod
     def tiles(v1: int, v2: int, v3: int, v4: int) -> int:
-        """Tiles in the hand. Read per suit: with five sets (taiwan16) the four distance classes
-        can add up past ``PACK_CLASS`` and carry into the tiles field of a plain sum."""
-        return ((v1 >> _F_N) + (v2 >> _F_N) + (v3 >> _F_N) + (v4 >> _F_N)) & _M6
+        """Tiles in the hand."""
+        return ((v1 + v2 + v3 + v4) >> _F_N) & _M6
 
     def standard(self, v1: int, v2: int, v3: int, v4: int) -> int:
         n = self.tiles(v1, v2, v3, v4)
@@ -158,6 +160,10 @@ class ShantenCalculator:
         self._t3: list[int] = (t.t3.astype(np.int64) * (h * m1)).tolist()
         self._final: list[int] = t.final.reshape(-1).astype(np.int64).tolist()
         limit = 3 * max_sets + 2
+        # the four classes' sum must not carry out of the class field (see _CLS)
+        biggest = 3 * int(t.num_class.max()) + int(t.hon_class.max()) * m1
+        if biggest > _CLS:
+            raise ValueError(f"packed shanten layout: classes add up to {biggest}, more than the field's {_CLS}")
         self._num = self._packed_map(9, True, t.num_class, t.num_vectors, base, limit, 1)
         self._hon = self._packed_map(7, False, t.hon_class, t.hon_vectors, base, limit, m1)
         self._make_hot_paths()

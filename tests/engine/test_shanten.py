@@ -105,3 +105,37 @@ def test_shanten_forms_for_smaller_hands() -> None:
 def test_bad_count_arrays_raise_value_error(bad: list[int]) -> None:
     with pytest.raises(ValueError):
         shanten(bad)
+
+
+def test_five_set_packed_sums_match_the_per_suit_lookup_for_the_largest_classes() -> None:
+    """With five sets (taiwan16) four suits' distance classes add up to 1,050: the packed value's
+    class field must hold the sum, or it carries into the tile count. Hands built from the suit
+    shapes with the largest class numbers, fast path against the per-suit (slow) lookup."""
+    from itertools import product
+
+    from engine.hand.shanten import PACK_CLASS, calculator
+    from engine.rules.taiwan16.ruleset import standard_calculator
+
+    calc = standard_calculator(4, 5)
+    for c in (calculator(4, 4), calc):
+        assert 3 * int(c._num_class.max()) + int(c._hon_class.max()) * c._m1 <= PACK_CLASS
+
+    def top(classes: object, ranks: int, most: int) -> list[list[int]]:
+        shapes = []
+        for key in range(5**ranks):
+            digits = [(key // 5**i) % 5 for i in range(ranks)]
+            if 0 < sum(digits) <= most:
+                shapes.append((int(classes[key]), digits))  # type: ignore[index]
+        shapes.sort(reverse=True)
+        return [d for _, d in shapes[:6]]
+
+    nums, hons = top(calc._num_class, 9, 5), top(calc._hon_class, 7, 5)
+    checked = 0
+    for a, b, c, h in product(nums, nums, nums, hons):
+        counts = a + b + c + h
+        n = sum(counts)
+        if n > 17 or n % 3 == 0:
+            continue
+        assert calc.standard(counts) == calc._slow_forms(counts)[0], counts
+        checked += 1
+    assert checked > 100
