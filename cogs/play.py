@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 from discord.ext import commands
@@ -47,10 +47,15 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z>@]+)"):
+    """An engine action; subclasses with another ``PREFIX`` (and template) ask something first."""
+
+    PREFIX: ClassVar[str] = "mj"
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.primary
+
     def __init__(self, table: int, serial: int, act: str, *, label: str = "", style: discord.ButtonStyle | None = None, row: int | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or act, style=style or discord.ButtonStyle.primary, custom_id=f"mj:{table}:{serial}:{act}", row=row
+                label=label or act, style=style or self.STYLE, custom_id=f"{self.PREFIX}:{table}:{serial}:{act}", row=row
             )
         )
         self.table = table
@@ -58,7 +63,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
         self.act = act
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> ActionButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> Self:
         return cls(int(match["table"]), int(match["serial"]), match["act"], label=item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -116,20 +121,11 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
         await interaction.response.send_message(question, view=view, ephemeral=True)
 
 
-class ConfirmDiscard(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjw:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z]+)"):
+class ConfirmDiscard(ActionButton, template=r"mjw:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z]+)"):
     """A discard that deals into an open riichi (CT-F2: the player is asked to confirm it)."""
 
-    def __init__(self, table: int, serial: int, act: str, *, label: str = "", row: int | None = None) -> None:
-        super().__init__(
-            discord.ui.Button(label=label or act, style=discord.ButtonStyle.danger, custom_id=f"mjw:{table}:{serial}:{act}", row=row)
-        )
-        self.table = table
-        self.serial = serial
-        self.act = act
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> ConfirmDiscard:
-        return cls(int(match["table"]), int(match["serial"]), match["act"], label=item.label or "")
+    PREFIX = "mjw"
+    STYLE = discord.ButtonStyle.danger
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
