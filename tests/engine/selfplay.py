@@ -13,8 +13,14 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game
 
 
-def all_tiles(g: Game) -> list[int]:
-    """Every physical tile somewhere in the current hand's state."""
+def wall_tiles(g: Game) -> list[int]:
+    """The tiles still in the wall: the live wall up to its end and the indicator stacks."""
+    return g.live[g.live_pos : g.live_end] + list(g.deal.dora) + list(g.deal.ura)
+
+
+def all_tiles(g: Game, wall: Callable[[Game], list[int]] = wall_tiles) -> list[int]:
+    """Every physical tile somewhere in the current hand's state; ``wall`` reads the wall of a
+    ruleset whose wall is laid out otherwise (chinitsu_toutenkou's)."""
     out: list[int] = []
     for st in g.seats:
         out += st.tiles
@@ -22,9 +28,8 @@ def all_tiles(g: Game) -> list[int]:
             out += m.tiles
         out += [t for t, called in zip(st.river, st.river_called) if not called]
         out += st.kita
-    out += g.live[g.live_pos : g.live_end]
+    out += wall(g)
     out += g.rinshan[g.rinshan_pos :]
-    out += list(g.deal.dora) + list(g.deal.ura)
     return out
 
 

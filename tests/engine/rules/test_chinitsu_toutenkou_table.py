@@ -17,7 +17,7 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, HandResult, TableMeld, WinResult
 from engine.table.wall import Deal
 from engine.tiles import counts_of, parse_kind, parse_tiles
-from tests.engine.selfplay import check_final, check_points, eager_agent, play_random, random_agent
+from tests.engine.selfplay import all_tiles, check_final, check_points, eager_agent, play_random, random_agent
 
 A = ActionType
 
@@ -52,22 +52,13 @@ def scripted(hands: list[str], draws: str = "", *, seed: int = 0, **ct: object) 
     return Game(rs, 0, deals=[Deal(haipai, tuple(live), tuple(block), dora, ura)])
 
 
-def all_tiles(g: Game) -> list[int]:
-    out: list[int] = []
-    for st in g.seats:
-        out += st.tiles
-        for m in st.melds:
-            out += m.tiles
-        out += [t for t, called in zip(st.river, st.river_called) if not called]
-        out += st.kita
-    out += g.live[g.live_pos :]  # the live wall and the kan indicator stacks behind its end
-    out += g.rinshan[g.rinshan_pos :]
-    out += [g.deal.dora[0], g.deal.ura[0]]
-    return out
+def _wall(g: Game) -> list[int]:
+    # the live wall with the kan indicator stacks behind its end, and the first indicator pair
+    return g.live[g.live_pos :] + [g.deal.dora[0], g.deal.ura[0]]
 
 
 def check_tiles(g: Game) -> None:
-    tiles = all_tiles(g)
+    tiles = all_tiles(g, _wall)
     assert len(tiles) == 112 and len(set(tiles)) == 112
 
 
