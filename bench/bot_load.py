@@ -30,7 +30,8 @@ current design next to the reference's with their ratio (each bot in a fresh pro
     python bench/bot_load.py [--seconds 60] [--tables 200] [--two-human 50] [--users 100]
                              [--think 0] [--profile out.prof] [--no-reference] [--no-write]
 
-The result is written to the ``## bench/bot_load.py`` section of bench/RESULTS.md.
+The result is written to the ``## bench/bot_load.py`` section of bench/RESULTS.md (a run with
+``--think N`` to ``## bench/bot_load.py --think N``).
 """
 
 from __future__ import annotations
@@ -689,7 +690,8 @@ def main() -> int:
     out.append(f"total wall time: {time.perf_counter() - t0:.1f} s")
     print("\n".join(out[-2:]))
     if not args.no_write and not args.profile:
-        write_section("bench/bot_load.py", "\n".join(out))
+        # a paced run (--think) keeps a section of its own beside the saturated one
+        write_section("bench/bot_load.py" + (f" --think {args.think:g}" if args.think else ""), "\n".join(out))
     return 0
 
 

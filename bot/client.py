@@ -29,6 +29,16 @@ COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings")
 GC_THRESHOLDS = (700, 10, 1000)
 
 
+def _answered_here(interaction: discord.Interaction) -> bool:
+    """Slash commands and the table's buttons (``mj…`` custom ids): what this bot always answers.
+    (A click on a stranger's component is never answered, so nothing should wait for it.)"""
+    if interaction.type is discord.InteractionType.application_command:
+        return True
+    if interaction.type is discord.InteractionType.component:
+        return str((interaction.data or {}).get("custom_id", "")).startswith("mj")
+    return False
+
+
 class JantakuBot(commands.Bot):
     presenter: Presenter
 
@@ -52,7 +62,7 @@ class JantakuBot(commands.Bot):
         # discord.py calls this with "interaction" while it parses INTERACTION_CREATE off the
         # gateway, before any callback runs: from here on the interaction's first response goes
         # before work nobody waits on (bot.responses)
-        if event_name == "interaction" and args:
+        if event_name == "interaction" and args and _answered_here(args[0]):
             self.responses.arrived(args[0])
         super().dispatch(event_name, *args, **kwargs)
 

@@ -84,3 +84,36 @@ def test_the_wait_is_bounded() -> None:
         assert len(r) == 1  # still pending: only Discord's 3 s window forgets it
 
     asyncio.run(main())
+
+
+def test_the_bot_notes_commands_and_its_table_buttons_as_they_arrive(tmp_path: object) -> None:
+    from pathlib import Path
+
+    import discord
+
+    from bot.client import JantakuBot
+    from bot.config import Settings
+
+    class Arrived(_Interaction):
+        def __init__(self, id: int, type: discord.InteractionType, custom_id: str = "") -> None:
+            super().__init__(id)
+            self.type = type
+            self.data = {"custom_id": custom_id} if custom_id else {"name": "table"}
+
+    async def main() -> None:
+        settings = Settings(
+            token="t", dev_guild_id=None, sync_global=False, database=Path(str(tmp_path)) / "db.sqlite3",
+            organiser_role="Organiser", log_level="WARNING", ai_delay=0.0,
+        )
+        bot = JantakuBot(settings)
+        comp, cmd = discord.InteractionType.component, discord.InteractionType.application_command
+        bot.dispatch("interaction", Arrived(1, comp, "mj:3:17:0d5m"))  # a table button
+        bot.dispatch("interaction", Arrived(2, cmd))  # a slash command
+        bot.dispatch("interaction", Arrived(3, comp, "someone-elses:button"))  # never answered here
+        assert len(bot.responses) == 2
+        bot.responses.answered(Arrived(1, comp, "mj:3:17:0d5m"))
+        bot.responses.answered(Arrived(2, cmd))
+        await asyncio.wait_for(bot.responses.settled(), 0.05)
+        await bot.close()
+
+    asyncio.run(main())
