@@ -107,8 +107,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_warm(args: argparse.Namespace) -> int:
     from engine.rules import warm_up
 
-    for name, seconds in warm_up():
-        print(f"{name:20s} {seconds:6.2f} s")
+    for name in warm_up():
+        print(f"{name}: shanten tables ready")
     return 0
 
 

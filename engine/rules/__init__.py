@@ -22,21 +22,18 @@ import engine.rules.shoukou  # noqa: E402, F401  (registers "shoukou")
 import engine.rules.taiwan16  # noqa: E402, F401  (registers "taiwan16")
 
 
-def warm_up(rulesets: Iterable[Ruleset | str] | None = None) -> list[tuple[str, float]]:
+def warm_up(rulesets: Iterable[Ruleset | str] | None = None) -> list[str]:
     """Load (or, the first time on a machine, build and cache) the shanten tables of ``rulesets``
     (names or ruleset objects; every registered ruleset when None) in this process now.
 
     A table is built on its first use otherwise: ~8-10 s of CPU per table kind on a machine that
     has never built it (then cached under ``~/.cache/jantaku``), ~0.3-0.6 s to load from the cache,
     and 65-130 MB in memory per table kind. A long-running caller (the bot) calls this in a thread
-    for the rulesets it is about to play, so that no game waits for it. Returns (ruleset, seconds
-    taken) for each, in the order given."""
-    import time
-
+    for the rulesets it is about to play, so that no game waits for it. Returns the names of the
+    rulesets made ready, in the order given."""
     out = []
     for item in ruleset_names() if rulesets is None else rulesets:
-        t0 = time.perf_counter()
         rs = find_ruleset(item) if isinstance(item, str) else item
         rs.shanten_calculator().shanten([0] * 27 + [1] + [0] * 6)  # a one-tile hand: East
-        out.append((rs.name, time.perf_counter() - t0))
+        out.append(rs.name)
     return out

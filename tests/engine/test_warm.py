@@ -16,7 +16,7 @@ def test_warm_builds_every_table_into_an_empty_cache(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "engine", "warm"], capture_output=True, text=True, timeout=600, env=env, check=True
     ).stdout
-    assert [line.split()[0] for line in out.splitlines()] == ruleset_names()
+    assert [line.split(":")[0] for line in out.splitlines()] == ruleset_names()
     built = sorted(p.name.rsplit("-", 1)[0] for p in tmp_path.glob("*.npz"))
     # 4 copies with 4 sets (the riichi family, pk, seigou, shoukou) and with 5 sets (taiwan16)
     assert built == ["shanten-4-4", "shanten-4-5"]
