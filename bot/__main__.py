@@ -73,7 +73,10 @@ async def demo(*, humans: int = 0, seed: str | None = None, quiet: bool = False,
     """Play one game through the real client and the local Discord-protocol server; print the channel."""
     from bot.client import JantakuBot
     from bot.devserver.server import DiscordServer
+    from engine.hand.tables import cache_path
 
+    if not cache_path(4, 4).exists():
+        print("First run on this machine: building the engine's shanten tables (about 10 s, once)...\n", flush=True)
     server = DiscordServer()
     await server.start()
     restore = server.configure_client()

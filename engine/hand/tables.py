@@ -144,10 +144,15 @@ def _cache_dir() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "jantaku"
 
 
+def cache_path(copies: int, max_sets: int) -> Path:
+    """Where the tables for ``copies`` per kind and ``max_sets`` sets are cached."""
+    tag = hashlib.sha1(f"{TABLE_VERSION}:{copies}:{max_sets}".encode()).hexdigest()[:12]
+    return _cache_dir() / f"shanten-{copies}-{max_sets}-{tag}.npz"
+
+
 def load(copies: int, max_sets: int) -> BuiltTables:
     """Load the tables from the on-disk cache, building (and caching) them on first use."""
-    tag = hashlib.sha1(f"{TABLE_VERSION}:{copies}:{max_sets}".encode()).hexdigest()[:12]
-    path = _cache_dir() / f"shanten-{copies}-{max_sets}-{tag}.npz"
+    path = cache_path(copies, max_sets)
     names = ("num_class", "num_vectors", "hon_class", "hon_vectors", "t2", "t3", "final")
     try:
         with np.load(path) as z:
