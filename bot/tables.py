@@ -524,6 +524,8 @@ class TableService:
     async def _rebuild(self, row: TableRow) -> Table:
         t = Table(row)
         if row.status in ("playing", "finished"):
+            with suppress(Exception):  # a ruleset the row cannot name fails in _new_game, said there
+                await self.prepare(table_ruleset(row))
             g = self._new_game(row)
             for serial, text in await self.repo.actions(row.id):
                 try:
@@ -547,8 +549,6 @@ class TableService:
         """Rebuild every open or playing table from the database (start-up)."""
         out = []
         for row in await self.repo.tables_with_status("open", "playing"):
-            with suppress(Exception):  # a row _rebuild cannot read says so itself
-                await self.prepare(table_ruleset(row))
             out.append(await self._rebuild(row))
         return out
 
