@@ -1,8 +1,9 @@
 """Pictures for the look-ups: ``/score`` (hand + breakdown) and ``/shanten`` (hand + ukeire per discard).
 
 Pure functions: plain data in, PNG bytes out (no Discord, no engine objects). Tile faces come from
-:func:`bot.render.tiles.tile_image` (cached there); the layout here is deliberately small and
-independent of :mod:`bot.render.pictures`.
+:func:`bot.render.tiles.tile_image` (cached there); the layout here is deliberately small, and the
+card pieces it shares with the result picture (title bar, indicator strip, breakdown rows, payments
+column) come from :mod:`bot.render.pictures`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageDraw
 
 from .fonts import FontT, font
+from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line
 from .tiles import BACK, FELT, tile_image, tile_size
 
 __all__ = ["LookupMeld", "ShantenRow", "render_score_card", "render_shanten_card"]
@@ -21,10 +23,7 @@ __all__ = ["LookupMeld", "ShantenRow", "render_score_card", "render_shanten_card
 TEXT = (242, 242, 234)
 MUTED = (172, 204, 186)
 GOLD = (250, 198, 56)
-HEADER = (10, 46, 31)
 RULE = (40, 110, 78)
-PLUS = (120, 230, 140)
-MINUS = (255, 128, 120)
 
 HAND_W = 48  # tile width of the hand
 SMALL_W = 30  # tile width of ukeire tiles and dora indicators
@@ -176,37 +175,39 @@ def render_score_card(
     height = PAD + 40 + 12 + th + 12 + dora_h + 12 + body * row_h + foot_h + PAD
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, width, PAD + 40), fill=HEADER)
-    d.text((PAD, PAD + 16), _fit(title, f_title, width - 2 * PAD), font=f_title, fill=GOLD, anchor="lm")
+    _header_bar(d, width, title, f_title, pad=PAD, bar_h=40, text_y=16)
     y = PAD + 40 + 12
     _paste_row(img, tiles, HAND_W, PAD, y + th)
     y += th + 12
     if dora or ura:
-        x = PAD
-        for label, codes in (("Dora indicators", dora), ("Ura indicators", ura)):
-            if not codes:
-                continue
-            d.text((x, y + 7), label, font=f_small, fill=MUTED, anchor="lm")
-            end = _small_strip(img, codes, x, y + 18 + sh, width - x - PAD)
-            x = max(end, x + int(f_small.getlength(label))) + 30
+
+        def indicators(codes: Sequence[int], x: int, baseline: int) -> int:
+            return _small_strip(img, codes, x, baseline, width - x - PAD)
+
+        groups = (("Dora indicators", dora), ("Ura indicators", ura))
+        _indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
         y += dora_h
     d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
     y += 12
     col_val = width - PAD - pay_w - (30 if pay_w else 0)
     for i, (name, value) in enumerate(rows):
         yy = y + i * row_h + row_h / 2
-        d.text((PAD, yy), _fit(name, f_row, col_val - PAD - val_w - 16), font=f_row, fill=TEXT, anchor="lm")
-        d.text((col_val, yy), value, font=f_row, fill=GOLD, anchor="rm")
+        _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
     yy = y + len(rows) * row_h + row_h / 2
     d.text((PAD, yy), _fit(total, f_row, col_val - PAD), font=font(20), fill=GOLD, anchor="lm")
     if payments:
-        px0 = width - PAD - pay_w
-        d.line((px0 - 15, y, px0 - 15, y + body * row_h), fill=RULE, width=2)
-        for i, (name, delta) in enumerate(payments):
-            yy = y + i * row_h + row_h / 2
-            d.text((px0, yy), _fit(name, f_row, pay_w - 105), font=f_row, fill=TEXT, anchor="lm")
-            colour = PLUS if delta > 0 else MINUS if delta < 0 else MUTED
-            d.text((width - PAD, yy), f"{delta:+,}", font=f_row, fill=colour, anchor="rm")
+        _payments_column(
+            d,
+            payments,
+            right=width - PAD,
+            col_w=pay_w,
+            top=y,
+            rows=body,
+            row_h=row_h,
+            f=f_row,
+            name_w=pay_w - 105,
+            amount="{:+,}".format,
+        )
     if footer:
         d.text(
             (PAD, height - PAD - 8),
@@ -238,8 +239,7 @@ def render_shanten_card(
     height = PAD + 40 + 12 + th + 14 + max(len(shown), 1) * row_h + extra + PAD
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, width, PAD + 40), fill=HEADER)
-    d.text((PAD, PAD + 16), _fit(title, f_title, width - 2 * PAD), font=f_title, fill=GOLD, anchor="lm")
+    _header_bar(d, width, title, f_title, pad=PAD, bar_h=40, text_y=16)
     y = PAD + 40 + 12
     _paste_row(img, tiles, HAND_W, PAD, y + th)
     y += th + 8

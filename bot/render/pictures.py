@@ -186,6 +186,79 @@ def _stick(d: ImageDraw.ImageDraw, x: float, y: float, w: float = 34, h: float =
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DEALER)
 
 
+# --- layout pieces of the card pictures (results, standings, bot.render.lookup) ---------------------
+
+
+def _header_bar(
+    d: ImageDraw.ImageDraw, width: int, title: str, f: FontT, *, pad: int, bar_h: int, text_y: int
+) -> None:
+    """The dark bar across the top (down to ``pad + bar_h``) with ``title`` in gold, its middle at
+    ``pad + text_y`` and cut to fit between the side paddings."""
+    d.rectangle((0, 0, width, pad + bar_h), fill=HEADER)
+    d.text((pad, pad + text_y), _fit(title, f, width - 2 * pad), font=f, fill=GOLD, anchor="lm")
+
+
+def _indicator_strip(
+    d: ImageDraw.ImageDraw,
+    groups: Sequence[tuple[str, Sequence[int]]],
+    x: int,
+    y: int,
+    f: FontT,
+    *,
+    label_dy: int,
+    tiles_dy: int,
+    draw_tiles: Callable[[Sequence[int], int, int], int],
+) -> None:
+    """Labelled groups of indicator tiles (``("Dora", codes)``, ...) left to right from ``x``; empty
+    groups are left out. Each label is drawn muted with its middle at ``y + label_dy``, its tiles by
+    ``draw_tiles(codes, x, baseline)`` standing on ``y + tiles_dy`` (it returns where they end); the
+    next group starts 30 px after the wider of the two."""
+    for label, codes in groups:
+        if not codes:
+            continue
+        d.text((x, y + label_dy), label, font=f, fill=MUTED, anchor="lm")
+        end = draw_tiles(codes, x, y + tiles_dy)
+        x = max(end, x + int(f.getlength(label))) + 30
+
+
+def _value_line(
+    d: ImageDraw.ImageDraw, yy: float, name: str, value: str, f: FontT, *, x: int, right: int, name_w: float
+) -> None:
+    """One row of a breakdown: ``name`` from ``x`` (cut to ``name_w``), ``value`` in gold ending at
+    ``right``, both with their middle at ``yy``."""
+    d.text((x, yy), _fit(name, f, name_w), font=f, fill=TEXT, anchor="lm")
+    d.text((right, yy), value, font=f, fill=GOLD, anchor="rm")
+
+
+def _delta_colour(n: float) -> tuple[int, int, int]:
+    """Green for a gain, red for a loss, muted for nothing."""
+    return PLUS if n > 0 else MINUS if n < 0 else MUTED
+
+
+def _payments_column(
+    d: ImageDraw.ImageDraw,
+    payments: Sequence[tuple[str, int]],
+    *,
+    right: int,
+    col_w: int,
+    top: int,
+    rows: int,
+    row_h: int,
+    f: FontT,
+    name_w: float,
+    amount: Callable[[int], str] = _signed,
+) -> None:
+    """Each seat's payment in a column ``col_w`` wide ending at ``right``, one ``row_h`` row each from
+    ``top``: a rule down its left (``rows`` rows long), the name (cut to ``name_w``) and the change
+    (written by ``amount``) coloured by its sign."""
+    x0 = right - col_w
+    d.line((x0 - 15, top, x0 - 15, top + rows * row_h), fill=PANEL_EDGE, width=2)
+    for i, (name, delta) in enumerate(payments):
+        yy = top + i * row_h + row_h / 2
+        d.text((x0, yy), _fit(name, f, name_w), font=f, fill=TEXT, anchor="lm")
+        d.text((right, yy), amount(delta), font=f, fill=_delta_colour(delta), anchor="rm")
+
+
 # --- rows of tiles ------------------------------------------------------------------------------
 
 
@@ -385,20 +458,18 @@ def render_result(
     body_rows = max(len(lines), len(payments), 1)
     height = pad + 34 + 10 + hand_h + 16 + dora_h + 10 + body_rows * line_h + pad + 6
     img, d = _new(width, height)
-    d.rectangle((0, 0, width, pad + 38), fill=HEADER)
-    d.text((pad, pad + 14), _fit(title, f_title, width - 2 * pad), font=f_title, fill=GOLD, anchor="lm")
+    _header_bar(d, width, title, f_title, pad=pad, bar_h=38, text_y=14)
     y = pad + 38 + 12
     _draw_items(img, items, tw, pad, y + hand_h)
     y += hand_h + 16
     if dora or ura:
-        x = pad
-        for label, codes in (("Dora", dora), ("Ura", ura)):
-            if not codes:
-                continue
-            d.text((x, y + 8), label, font=f_small, fill=MUTED, anchor="lm")
-            row = [_Item(c) for c in codes]
-            _draw_items(img, row, RESULT_DORA_W, x, y + 20 + dth)
-            x += max(int(f_small.getlength(label)), len(codes) * (dtw + 1)) + 30
+
+        def dora_tiles(codes: Sequence[int], x: int, baseline: int) -> int:
+            _draw_items(img, [_Item(c) for c in codes], RESULT_DORA_W, x, baseline)
+            return x + len(codes) * (dtw + 1)
+
+        groups = (("Dora", dora), ("Ura", ura))
+        _indicator_strip(d, groups, pad, y, f_small, label_dy=8, tiles_dy=20 + dth, draw_tiles=dora_tiles)
         y += dora_h
     d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=2)
     y += 10
@@ -407,18 +478,21 @@ def render_result(
         yy = y + i * line_h + line_h / 2
         if "\t" in ln:
             left, right = ln.split("\t", 1)
-            d.text((pad, yy), _fit(left, f_line, col_right - pad - 90), font=f_line, fill=TEXT, anchor="lm")
-            d.text((col_right, yy), right, font=f_line, fill=GOLD, anchor="rm")
+            _value_line(d, yy, left, right, f_line, x=pad, right=col_right, name_w=col_right - pad - 90)
         else:
             d.text((pad, yy), _fit(ln, f_line, col_right - pad), font=f_line, fill=TEXT, anchor="lm")
     if payments:
-        px0 = width - pad - pay_w
-        d.line((px0 - 15, y, px0 - 15, y + body_rows * line_h), fill=PANEL_EDGE, width=2)
-        for i, (name, delta) in enumerate(payments):
-            yy = y + i * line_h + line_h / 2
-            d.text((px0, yy), _fit(name, f_line, pay_w - 100), font=f_line, fill=TEXT, anchor="lm")
-            colour = PLUS if delta > 0 else MINUS if delta < 0 else MUTED
-            d.text((width - pad, yy), _signed(delta), font=f_line, fill=colour, anchor="rm")
+        _payments_column(
+            d,
+            payments,
+            right=width - pad,
+            col_w=pay_w,
+            top=y,
+            rows=body_rows,
+            row_h=line_h,
+            f=f_line,
+            name_w=pay_w - 100,
+        )
     return to_png(img, palette="default")
 
 
@@ -433,8 +507,7 @@ def render_final(rows: Sequence[tuple[str, int, float]], *, title: str = "Final 
     width = 600
     height = pad + 40 + 24 + row_h * max(len(rows), 1) + pad
     img, d = _new(width, height)
-    d.rectangle((0, 0, width, pad + 40), fill=HEADER)
-    d.text((pad, pad + 16), _fit(title, f_title, width - 2 * pad), font=f_title, fill=GOLD, anchor="lm")
+    _header_bar(d, width, title, f_title, pad=pad, bar_h=40, text_y=16)
     y = pad + 40 + 4
     col_score = width - pad - 150
     col_pts = width - pad
@@ -455,8 +528,7 @@ def render_final(rows: Sequence[tuple[str, int, float]], *, title: str = "Final 
             (pad + 56, cy), _fit(name, f_row, col_score - pad - 56 - 110), font=f_row, fill=TEXT, anchor="lm"
         )
         d.text((col_score, cy), f"{score:,}", font=f_row, fill=TEXT, anchor="rm")
-        colour = PLUS if pts > 0 else MINUS if pts < 0 else MUTED
-        d.text((col_pts, cy), _signed(pts), font=f_row, fill=colour, anchor="rm")
+        d.text((col_pts, cy), _signed(pts), font=f_row, fill=_delta_colour(pts), anchor="rm")
     return to_png(img, palette="default")
 
 
