@@ -134,6 +134,19 @@ def _small_strip(img: Image.Image, codes: Sequence[int], x0: int, baseline: int,
     return x
 
 
+def _card(
+    width: int, height: int, title: str, tiles: Sequence[_Tile], th: int
+) -> tuple[Image.Image, ImageDraw.ImageDraw, int]:
+    """A card's felt, its title bar and the hand row under it: the picture, its drawer and the y
+    just under the hand."""
+    img = Image.new("RGB", (width, height), FELT)
+    d = ImageDraw.Draw(img)
+    _header_bar(d, width, title, font(24), pad=PAD, bar_h=40, text_y=16)
+    y = PAD + 40 + 12
+    _paste_row(img, tiles, HAND_W, PAD, y + th)
+    return img, d, y + th
+
+
 def render_score_card(
     concealed: Sequence[int],
     melds: Sequence[LookupMeld],
@@ -152,7 +165,6 @@ def render_score_card(
     line, and each seat's payment."""
     tw, th = tile_size(HAND_W)
     tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
-    f_title = font(24)
     f_row = font(19)
     f_small = font(15, "regular")
     row_h = 27
@@ -173,12 +185,8 @@ def render_score_card(
     body = max(len(rows) + 1, len(payments), 1)
     foot_h = 24 if footer else 0
     height = PAD + 40 + 12 + th + 12 + dora_h + 12 + body * row_h + foot_h + PAD
-    img = Image.new("RGB", (width, height), FELT)
-    d = ImageDraw.Draw(img)
-    _header_bar(d, width, title, f_title, pad=PAD, bar_h=40, text_y=16)
-    y = PAD + 40 + 12
-    _paste_row(img, tiles, HAND_W, PAD, y + th)
-    y += th + 12
+    img, d, y = _card(width, height, title, tiles, th)
+    y += 12
     if dora or ura:
 
         def indicators(codes: Sequence[int], x: int, baseline: int) -> int:
@@ -227,7 +235,6 @@ def render_shanten_card(
     tw, th = tile_size(HAND_W)
     tiles, hand_w = _hand_row(hand, None, (), tw)
     sw, sh = tile_size(SMALL_W)
-    f_title = font(24)
     f_row = font(17)
     shown = list(rows[:max_rows])
     label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
@@ -237,12 +244,8 @@ def render_shanten_card(
     width = min(MAX_WIDTH, max(hand_w + 2 * PAD, PAD + sw + 24 + label_w + strip_w + PAD, 520))
     extra = 26 if len(rows) > len(shown) else 0
     height = PAD + 40 + 12 + th + 14 + max(len(shown), 1) * row_h + extra + PAD
-    img = Image.new("RGB", (width, height), FELT)
-    d = ImageDraw.Draw(img)
-    _header_bar(d, width, title, f_title, pad=PAD, bar_h=40, text_y=16)
-    y = PAD + 40 + 12
-    _paste_row(img, tiles, HAND_W, PAD, y + th)
-    y += th + 8
+    img, d, y = _card(width, height, title, tiles, th)
+    y += 8
     d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
     y += 6
     for r in shown:
