@@ -371,7 +371,12 @@ async def main() -> int:
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     try:
-        await asyncio.wait_for(bot.wait_until_ready(), 300)
+        ready_task = asyncio.ensure_future(bot.wait_until_ready())
+        done, _ = await asyncio.wait({runner, ready_task}, timeout=300, return_when=asyncio.FIRST_COMPLETED)
+        if ready_task not in done:  # the bot ended (or hung) before it was ready: say why at once
+            ready_task.cancel()
+            why = (runner.exception() or "it stopped") if runner.done() and not runner.cancelled() else "timed out"
+            raise RuntimeError(f"the bot did not start: {why}")
         renderer = bot.presenter.renderer
         renderer.on_render = renders
         await renderer.wait_ready()

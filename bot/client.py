@@ -48,15 +48,16 @@ class JantakuBot(commands.Bot):
         # these it is not sent every message of every channel it can see, nor one per own edit
         intents.guild_messages = intents.dm_messages = False
         if settings.http_connections and "connector" not in kwargs:
-            # at most this many connections, kept alive: a burst of first responses reuses warm
-            # connections instead of opening (against Discord: a TLS handshake) one per click
-            kwargs["connector"] = aiohttp.TCPConnector(limit=settings.http_connections)
+            # at most this many REST connections, kept alive: a burst of first responses reuses warm
+            # connections instead of opening (against Discord: a TLS handshake) one per click. The
+            # gateway's websocket holds one more of the same connector for as long as it is open.
+            kwargs["connector"] = aiohttp.TCPConnector(limit=settings.http_connections + 1)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, **kwargs)  # type: ignore[arg-type]
         self.settings = settings
         self.repo = Repository(settings.database)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay)
-        self.timers = TimerDispatcher(self.service, remind=self._remind)
         self.responses = FirstResponses()
+        self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py calls this with "interaction" while it parses INTERACTION_CREATE off the

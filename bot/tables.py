@@ -187,6 +187,7 @@ class TableService:
         self.listeners: list[Listener] = []
         self.ai_delay = ai_delay
         self._prepared: set[tuple[str, int, int]] = set()  # rulesets whose tables are loaded
+        self._preparing: dict[tuple[str, int, int], asyncio.Future[list[str]]] = {}  # loads under way
         self.on_timer_change: Callable[[], None] | None = None
         #: the seed of a new table's game (tests replace it to play a known deal)
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
@@ -539,11 +540,20 @@ class TableService:
 
     async def prepare(self, rs: Ruleset) -> None:
         """Load the ruleset's shanten tables in a thread (built and cached the first time on a
-        machine), so that dealing, replaying and the AI never load them on the event loop."""
+        machine), so that dealing, replaying and the AI never load them on the event loop. Tables
+        of one ruleset starting at once share one load."""
         key = (rs.name, rs.copies, rs.max_sets)
-        if key not in self._prepared:
-            await asyncio.to_thread(warm_up, [rs])
-            self._prepared.add(key)
+        if key in self._prepared:
+            return
+        task = self._preparing.get(key)
+        if task is None:
+            task = self._preparing[key] = asyncio.ensure_future(asyncio.to_thread(warm_up, [rs]))
+        try:
+            await asyncio.shield(task)
+        finally:
+            if task.done():
+                self._preparing.pop(key, None)
+        self._prepared.add(key)
 
     async def load(self) -> list[Table]:
         """Rebuild every open or playing table from the database (start-up)."""

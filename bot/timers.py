@@ -20,9 +20,17 @@ log = logging.getLogger(__name__)
 
 
 class TimerDispatcher:
-    def __init__(self, service: TableService, remind: Callable[[int], Awaitable[None]] | None = None) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        remind: Callable[[int], Awaitable[None]] | None = None,
+        settled: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.service = service
         self.remind = remind
+        # awaited before a turn clock acts: a click answered before the clock ran out queues ahead
+        # of it (bot.responses), so it is not overtaken by the auto-discard
+        self.settled = settled
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         service.on_timer_change = self.poke
@@ -74,6 +82,8 @@ class TimerDispatcher:
             except Exception:
                 log.exception("reminder for table %s failed", timer.table_id)
             return
+        if self.settled is not None:
+            await self.settled()
         try:
             update = await self.service.timeout(timer.table_id, timer.serial)
         except TableError as e:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,7 +163,7 @@ def load(copies: int, max_sets: int) -> BuiltTables:
     tables = build(copies, max_sets)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp.npz")  # one per writer
         np.savez_compressed(tmp, **{n: getattr(tables, n) for n in names})
         os.replace(tmp, path)
     except OSError:

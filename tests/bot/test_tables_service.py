@@ -120,3 +120,75 @@ def test_migrations_record_the_schema_version(tmp_path: Path) -> None:
         await copy.close()
 
     asyncio.run(main())
+
+
+def test_a_click_answered_before_the_clock_ran_out_goes_before_the_timeout(tmp_path: Path) -> None:
+    # the click's work waits in bot.responses' queue; the turn clock queues behind it
+    from bot.responses import FirstResponses
+
+    class _Pending:
+        id = 1
+
+        class response:  # noqa: N801 - the shape of discord.Interaction.response
+            @staticmethod
+            def is_done() -> bool:
+                return False
+
+    async def main() -> None:
+        repo, svc, tid = await _table(tmp_path, turn_seconds=5, bank_seconds=0)
+        t = svc.tables[tid]
+        responses = FirstResponses(limit=0.2)
+        disp = TimerDispatcher(svc, settled=responses.settled)
+        seat = t.seat_of(10)
+        assert seat is not None and seat in t.humans_to_act()
+        serial = t.decision_serial()
+        g = t.game
+        assert g is not None
+        mine = next(a for a in g.legal_actions(seat) if a.type.name == "DISCARD" and a.tile != g.code(g.drawn))
+        responses.arrived(_Pending())  # another click still waits for its first answer
+
+        async def click() -> None:  # answered (deferred) just before the deadline
+            await responses.settled()
+            await svc.act(tid, 10, mine.text, serial)
+
+        clicked = asyncio.create_task(click())
+        await asyncio.sleep(0)
+        await repo.set_timer(tid, serial, time.time() - 1, time.time() - 6)
+        disp.start()
+        try:
+            await asyncio.wait_for(clicked, 2)  # accepted: not "that turn has passed"
+            stored = await repo.actions(tid)
+            assert stored[serial][1] == mine.text  # the player's own discard, not the tsumogiri
+        finally:
+            await disp.stop()
+            await repo.close()
+
+    asyncio.run(main())
+
+
+def test_tables_of_one_ruleset_starting_at_once_share_one_table_load(tmp_path: Path, monkeypatch: object) -> None:
+    import threading
+
+    import bot.tables as tables_mod
+    from engine.rules import find_ruleset
+
+    calls: list[int] = []
+
+    def slow_warm(rulesets: object) -> list[str]:
+        calls.append(threading.get_ident())
+        time.sleep(0.2)
+        return []
+
+    monkeypatch.setattr(tables_mod, "warm_up", slow_warm)  # type: ignore[attr-defined]
+
+    async def main() -> None:
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo)
+        rs = find_ruleset("taiwan16")
+        await asyncio.gather(svc.prepare(rs), svc.prepare(rs), svc.prepare(rs))
+        await svc.prepare(rs)  # loaded already: no second load
+        await repo.close()
+
+    asyncio.run(main())
+    assert len(calls) == 1
