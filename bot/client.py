@@ -110,6 +110,8 @@ class JantakuBot(commands.Bot):
                     await self.presenter.refresh_table(t)
                     await self.presenter.prompt_humans(t, everyone=True)
                     await self.service.resume(t)
+                if t.game is not None and t.row.status in ("playing", "finished"):
+                    await self.presenter.post_pending(t)  # results or standings the channel is owed
             except Exception:
                 log.exception("could not restore table %s", t.id)
 

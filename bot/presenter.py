@@ -503,20 +503,129 @@ async def _read_answer(stream: asyncio.StreamReader) -> tuple[Any, ...] | None:
     return answer
 
 
+#: Discord's interaction tokens live 15 minutes: an older one is never used for an edit
+TOKEN_LIFE = 14 * 60.0
+#: a click is answered with its new hand within this many seconds, or else deferred (Discord: 3 s)
+ANSWER_WITHIN = 2.0
+#: a table message older than this is replaced by a new one rather than edited (Discord limits the
+#: edits of messages older than an hour: 30046)
+TABLE_MESSAGE_AGE = 50 * 60.0
+#: seconds a click's callback waits for the presenter to answer it before it answers on its own
+CLAIM_PATIENCE = 20.0
+NEXT_MOVE = "Your next move is in the newest message below."
+
+
+@dataclass(eq=False)
+class HandState:
+    """What a hand message should show: text, picture (None: the one it shows is still right) and
+    buttons (None: no buttons)."""
+
+    content: str
+    png: bytes | None
+    view: discord.ui.View | None
+
+
+class ClickAnswer:
+    """The first response to a click on a hand: the new hand itself (UPDATE_MESSAGE, callback type
+    7: no bot-token request, inside the 3 s), or, when that is not ready ``within`` seconds, a
+    deferred update (type 6) now and the hand through the interaction's token later (interaction
+    routes are outside the bot's global rate limit)."""
+
+    def __init__(self, interaction: discord.Interaction, within: float = ANSWER_WITHIN) -> None:
+        self.interaction = interaction
+        self._lock = asyncio.Lock()
+        self._late = asyncio.get_running_loop().call_later(within, self._defer_soon)
+        self._deferring: asyncio.Task[None] | None = None
+
+    def _defer_soon(self) -> None:
+        self._deferring = asyncio.ensure_future(self._defer())
+
+    async def _defer(self) -> None:
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                with suppress(discord.HTTPException):
+                    await self.interaction.response.defer()
+
+    async def show(self, state: HandState) -> None:
+        self._late.cancel()
+        kwargs: dict[str, Any] = {"content": state.content, "view": state.view}
+        if state.png is not None:
+            kwargs["attachments"] = [discord.File(io.BytesIO(state.png), filename="hand.png")]
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.edit_message(**kwargs)
+            else:
+                await self.interaction.edit_original_response(**kwargs)
+
+    async def say(self, text: str) -> None:
+        """One plain sentence only the clicker sees."""
+        self._late.cancel()
+        async with self._lock:
+            if not self.interaction.response.is_done():
+                await self.interaction.response.send_message(text, ephemeral=True)
+            else:
+                await self.interaction.followup.send(text, ephemeral=True)
+
+    def close(self) -> None:
+        self._late.cancel()
+
+
+@dataclass(eq=False)
+class _Claim:
+    """A click waiting to be answered with the hand's next state (by the update its action made)."""
+
+    answer: ClickAnswer
+    message_id: int
+    ephemeral: bool
+    done: asyncio.Future[bool]  # True: answered by the presenter; False: the click answers itself
+
+
+@dataclass(eq=False)
+class _Token:
+    """An interaction whose token can still edit a seat's hand message (for 15 minutes)."""
+
+    interaction: discord.Interaction
+    at: float
+    message_id: int
+
+
 @dataclass(slots=True)
 class _TablePicture:
-    """A table's public message: its writer task edits it at most once per interval; an edit that
-    cannot wait (the first message, the final state) is made at once under the same lock."""
+    """A table's channel: its writer task posts the hand results and the final standings (each
+    once, in order, counted in storage) and edits the table picture at most once per interval."""
 
+    channel_id: int
     dirty: bool = False
     last: list[Action] = field(default_factory=list)  # actions since the last edit (for "Last:")
     edited_at: float = -math.inf
+    posted_at: float = -math.inf  # when the table message in use was posted
+    hand: int = -1  # the hand the table message in use shows
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one edit of the message at a time
     task: asyncio.Task[None] | None = None
 
 
+@dataclass(slots=True)
+class _Seen:
+    """What a player's hand message has told them so far (for "since your last move")."""
+
+    actions: int = 0
+    results: int = 0
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 class Presenter:
-    """Renders updates into Discord messages. ``view_factory`` builds the button views."""
+    """Renders updates into Discord messages. ``view_factory`` builds the button views.
+
+    Each table update is worked on in a task of its own (one table's in order), so the click that
+    caused it is answered as soon as the action is stored. The clicker's hand goes out as the
+    answer to the click (:class:`ClickAnswer`); other hands through the freshest interaction token
+    of their player, else a bot-token edit, or, where the table pings (async tables), as a new
+    message for each new decision with the previous one left without buttons. The channel gets
+    the hand results, the final standings and the table picture from one writer task per table.
+    """
 
     def __init__(
         self,
@@ -535,12 +644,20 @@ class Presenter:
         self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}  # (table, seat) → the hand last drawn
         self._locks: dict[int, asyncio.Lock] = {}
         self._pictures: dict[int, _TablePicture] = {}
+        self._claims: dict[tuple[int, int], _Claim] = {}
+        self._tokens: dict[tuple[int, int], _Token] = {}
+        self._asked: dict[tuple[int, int], int] = {}  # (table, seat) → decision serial last offered
+        self._expired: dict[tuple[int, int], list[Action]] = {}  # moves the clock made, to tell
+        self._seen: dict[tuple[int, int], _Seen] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
     def close(self) -> None:
         for p in self._pictures.values():
             if p.task is not None:
                 p.task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         self.renderer.close()
 
     async def channel(self, t: Table) -> Any:
@@ -553,75 +670,131 @@ class Presenter:
     def _lock(self, t: Table) -> asyncio.Lock:
         return self._locks.setdefault(t.id, asyncio.Lock())
 
+    async def _png(self, kind: str, delay: float, *args: Any, **kwargs: Any) -> bytes:
+        """A picture, drawn when the gate lets it in (hands before table pictures); the gate is
+        held for the drawing only, never while a message is sent (a 429 may make that wait)."""
+        await self.gate(delay)
+        try:
+            return await self.renderer.png(kind, *args, **kwargs)
+        finally:
+            self.gate.leave()
+
     async def on_update(self, u: Update) -> None:
+        """Take an update: its messages are worked on in a task (one table's updates in order)."""
+        task = asyncio.create_task(self._serve(u), name=f"jantaku-update-{u.table.id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _serve(self, u: Update) -> None:
         # One table's messages are updated one update at a time: otherwise an older update's edit
         # could land after a newer one and leave stale buttons up.
         async with self._lock(u.table):
-            await self.gate(0.0)
             try:
                 await self._on_update(u)
-            finally:
-                self.gate.leave()
+            except Exception:  # a failed message must not stop the next update's
+                log.exception("could not show an update of table %s", u.table.id)
 
     async def _on_update(self, u: Update) -> None:
         t = u.table
         g = t.game
         if g is None:
             return
-        posted = False
+        if u.expired and u.actions and t.seats[u.actions[0].seat].ai is None:
+            self._expired.setdefault((t.id, u.actions[0].seat), []).append(u.actions[0])
         if not t.row.message_id:
             # the first table message goes out before any hand: its "Show my hand" button is the
             # fallback for players whose direct messages are closed
             await self.refresh_table(t, u.actions)
-            posted = True
         # the hands and their buttons first: that is what the players are waiting for (and a
         # button left up after the game moved on only earns "that turn has passed")
         await self._prompt_humans(t)
-        if u.hands_ended:
-            ch = await self.channel(t)
-            for i in range(len(g.results) - u.hands_ended, len(g.results)):
-                await self.post_result(ch, t, i)
-        if g.over:
-            await self.refresh_table(t, u.actions)  # the final state, before the standings
-            await self.post_final(await self.channel(t), t)
-            self._pictures.pop(t.id, None)
-            for s in range(g.players):
-                self._sig.pop((t.id, s), None)
-        elif not posted:
-            if self.options.table_interval > 0:
-                self._table_changed(t, u.actions)
-            else:
-                await self.refresh_table(t, u.actions)
+        self._channel_due(t, u.actions)
 
-    # -- the public table message ---------------------------------------------------------------
+    async def post_pending(self, t: Table) -> None:
+        """After a restart: whatever the channel is still owed (results, final standings)."""
+        if t.game is not None:
+            self._channel_due(t, None, dirty=False)
+            p = self._pictures.get(t.id)
+            if p is not None and p.task is not None:
+                await asyncio.shield(p.task)
 
-    def _table_changed(self, t: Table, actions: list[Action] | None) -> _TablePicture:
-        """Note that the table picture is out of date; its writer task edits it when its time comes."""
-        p = self._picture(t, actions)
+    # -- the channel: results, final standings, the table picture --------------------------------
+
+    def _channel_due(self, t: Table, actions: list[Action] | None, *, dirty: bool = True) -> None:
+        p = self._picture(t, actions, dirty=dirty)
         if p.task is None or p.task.done():
-            p.task = asyncio.create_task(self._table_writer(t, p), name=f"jantaku-table-picture-{t.id}")
-        return p
+            p.task = asyncio.create_task(self._channel_writer(t, p), name=f"jantaku-table-channel-{t.id}")
 
-    def _picture(self, t: Table, actions: list[Action] | None) -> _TablePicture:
+    def _picture(self, t: Table, actions: list[Action] | None, *, dirty: bool = True) -> _TablePicture:
         p = self._pictures.get(t.id)
         if p is None:
-            p = self._pictures[t.id] = _TablePicture()
+            p = self._pictures[t.id] = _TablePicture(t.row.thread_id or t.row.channel_id)
         if actions:
             p.last = (p.last + [a for a in actions if a.type is not A.PASS])[-4:]
-        p.dirty = True
+        p.dirty = p.dirty or dirty
         return p
 
-    async def _table_writer(self, t: Table, p: _TablePicture) -> None:
+    def _interval(self, p: _TablePicture) -> float:
+        """Seconds between two edits of one table picture: Discord lets a channel take ~5 messages
+        or edits per 5 s, shared by every table in it, so each gets its share."""
+        sharing = sum(1 for q in self._pictures.values() if q.channel_id == p.channel_id and q.dirty)
+        return self.options.table_interval * max(1, sharing)
+
+    async def _channel_writer(self, t: Table, p: _TablePicture) -> None:
         loop = asyncio.get_running_loop()
-        while p.dirty:
-            wait = p.edited_at + self.options.table_interval - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            await self.gate(1.0)  # a table picture: hands that come within a second go first
+        backoff = 1.0
+        while True:
+            g = t.game
+            if g is None:
+                return
             try:
-                await self._write_table(t, p)
-            finally:
-                self.gate.leave()
+                if t.row.results_posted < len(g.results):
+                    await self._post_results(t)
+                elif g.over:
+                    if p.dirty or not t.row.final_posted:
+                        await self._write_table(t, p)  # the final state, before the standings
+                    if not t.row.final_posted:
+                        await self._post_final(t)
+                    self._forget(t)
+                    return
+                elif not p.dirty:
+                    return
+                else:
+                    wait = p.edited_at + self._interval(p) - loop.time()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                        continue  # a result may have come meanwhile: it goes first
+                    await self._write_table(t, p)
+                backoff = 1.0
+            except (discord.Forbidden, discord.NotFound):
+                log.warning("table %s: its channel refuses the bot's messages", t.id)
+                return  # the next update tries again
+            except Exception:
+                log.exception("table %s: could not update its channel; trying again in %.0f s", t.id, backoff)
+                await asyncio.sleep(backoff)
+                backoff = min(60.0, backoff * 2)
+
+    def _forget(self, t: Table) -> None:
+        self._pictures.pop(t.id, None)
+        g = t.game
+        for s in range(g.players if g is not None else 0):
+            for d in (self._sig, self._tokens, self._asked, self._expired, self._seen):
+                d.pop((t.id, s), None)  # type: ignore[attr-defined]
+
+    async def _post_results(self, t: Table) -> None:
+        g = t.game
+        assert g is not None
+        ch = await self.channel(t)
+        while t.row.results_posted < len(g.results):
+            i = t.row.results_posted
+            await self.post_result(ch, t, i)
+            t.row.results_posted = i + 1
+            await self.service.repo.set_table(t.id, results_posted=i + 1)
+
+    async def _post_final(self, t: Table) -> None:
+        await self.post_final(await self.channel(t), t)
+        t.row.final_posted = True
+        await self.service.repo.set_table(t.id, final_posted=1)
 
     async def _write_table(self, t: Table, p: _TablePicture) -> None:
         async with p.lock:
@@ -631,23 +804,30 @@ class Presenter:
             last, p.last = p.last, []
             p.edited_at = asyncio.get_running_loop().time()
             try:
-                await self._edit_table(t, last)
-            except Exception:  # the next update tries again; a failed edit must not stop the writer
-                log.exception("could not update the table message of table %s", t.id)
+                await self._edit_table(t, p, last)
+            except Exception:
+                p.dirty = True  # the newest state is still owed
+                raise
 
     async def refresh_table(self, t: Table, last: list[Action] | None = None) -> None:
         """Edit the table message now (after an edit already under way) and wait for it."""
         await self._write_table(t, self._picture(t, last))
 
-    async def _edit_table(self, t: Table, last: list[Action] | None = None) -> None:
+    async def _edit_table(self, t: Table, p: _TablePicture, last: list[Action] | None = None) -> None:
         ch = await self.channel(t)
+        g = t.game
         text = status_text(t, last)
         files = []
-        if t.game is not None:
-            png = await self.renderer.png("table", table_view(t))
+        if g is not None:
+            png = await self._png("table", 1.0, table_view(t))  # hands that come within a second go first
             files = [discord.File(io.BytesIO(png), filename="table.png")]
-        view = self.view_factory("table", t) if t.game is not None and not t.game.over else None
-        if t.row.message_id:
+        view = self.view_factory("table", t) if g is not None and not g.over else None
+        now = asyncio.get_running_loop().time()
+        hand = g.hand_index if g is not None else -1
+        # a new hand gets a new table message (the old one stays as that hand's history), and so
+        # does a message about to be an hour old: Discord limits the edits of those (30046)
+        fresh = p.hand == hand and now - p.posted_at < TABLE_MESSAGE_AGE
+        if t.row.message_id and (fresh or (g is not None and g.over)):
             msg = ch.get_partial_message(t.row.message_id)
             try:
                 await msg.edit(content=text, attachments=files, view=view)
@@ -655,6 +835,7 @@ class Presenter:
             except discord.NotFound:
                 pass
         msg = await ch.send(content=text, files=files, view=view)
+        p.posted_at, p.hand = now, hand
         t.row.message_id = msg.id
         await self.service.repo.set_table(t.id, message_id=msg.id)
 
@@ -677,14 +858,14 @@ class Presenter:
                 [(t.seats[s].name, d) for s, d in enumerate(g.results[idx].deltas)],
             )
             files = [discord.File(io.BytesIO(png), filename="result.png")]
-        await ch.send(content=text, files=files)
+        await ch.send(content=text, files=files, nonce=f"jr{t.id}.{idx}")
 
     async def post_final(self, ch: Any, t: Table) -> None:
         g = t.game
         assert g is not None
         rows = [(t.seats[s].name, g.final_scores[s], g.final_results[s]) for s in g.ranking()]
         png = await self.renderer.png("final", rows)
-        await ch.send(content=final_text(t), files=[discord.File(io.BytesIO(png), filename="final.png")])
+        await ch.send(content=final_text(t), files=[discord.File(io.BytesIO(png), filename="final.png")], nonce=f"jf{t.id}")
 
     # -- private hands -------------------------------------------------------------------------
 
@@ -709,12 +890,17 @@ class Presenter:
         args, kwargs = self.hand_args(t, seat)
         return render_hand(*args, **kwargs)
 
-    def hand_text(self, t: Table, seat: int) -> str:
+    def hand_text(self, t: Table, seat: int, *, buttons: bool = True, notes: Sequence[str] = ()) -> str:
+        """The text of a hand message; ``buttons=False`` for a message whose buttons are elsewhere
+        (the player's next move came as a new message); ``notes`` go first (what the clock did)."""
         g = t.game
         assert g is not None
         st = g.seats[seat]
-        lines = [f"Your hand ({t.seats[seat].name}, {WINDS[vr.seat_wind(g, seat)]})", status_text(t)]
-        if seat in g.to_act():
+        lines = [*notes, f"Your hand ({t.seats[seat].name}, {WINDS[vr.seat_wind(g, seat)]})", status_text(t)]
+        lines += self._news(t, seat)
+        if seat in g.to_act() and not g.over and not buttons:
+            lines.append(NEXT_MOVE)
+        elif seat in g.to_act() and not g.over:
             names = [s.name for s in t.seats]
             if g.phase is Phase.TURN:
                 lines.append("**Your turn.** Pick a tile to discard or an action.")
@@ -728,7 +914,43 @@ class Presenter:
         shown = vr.hand_extras(g, seat)
         if shown and st.kita:
             lines.append(f"Set aside: {' '.join(tile_label(c) for c in shown[0][1])}")
-        return "\n".join(lines)
+        return "\n".join(lines)[:2000]
+
+    def _news(self, t: Table, seat: int) -> list[str]:
+        """What happened since this player's hand message last told them: the moves of the others,
+        their own result when a hand ended, their place when the game ended."""
+        g = t.game
+        assert g is not None
+        seen = self._seen.get((t.id, seat))
+        if seen is None:
+            return []
+        out = []
+        moves = [describe(g, t, a) for a in g.actions[seen.actions :] if a.type is not A.PASS and a.seat != seat]
+        if moves and not g.over:
+            out.append("Since your last look: " + "; ".join(moves[-8:]))
+        for i in range(seen.results, len(g.results)):
+            r = g.results[i]
+            d = r.deltas[seat] if seat < len(r.deltas) else 0
+            won = any(w.seat == seat for w in r.wins)
+            dealt = any(w.from_seat == seat and w.seat != seat for w in r.wins)
+            what = "you won" if won else "you dealt in" if dealt else "the hand ended"
+            out.append(f"Hand over ({vr.result_label(g, i)}): {what}, {d:+d} {vr.score_unit(g)}.")
+        if g.over and g.final_scores:
+            place = g.ranking().index(seat) + 1
+            out.append(f"**Game over: you placed {_ordinal(place)} with {g.final_scores[seat]} {vr.final_unit(g) or vr.score_unit(g)}.**")
+        return out
+
+    async def hand_state(self, t: Table, seat: int, *, buttons: bool, picture: bool, notes: Sequence[str] = ()) -> HandState:
+        g = t.game
+        assert g is not None
+        content = self.hand_text(t, seat, buttons=buttons, notes=notes)
+        acting = not g.over and seat in g.to_act()
+        view = self.view_factory("hand", t, seat) if buttons and acting else None
+        png = None
+        if picture:
+            args, kwargs = self.hand_args(t, seat)
+            png = await self._png("hand", 0.0, *args, **kwargs)
+        return HandState(content, png, view)
 
     async def prompt_humans(self, t: Table, *, everyone: bool = False) -> None:
         """Send the hand of every human who must act now, and of those whose buttons just went
@@ -745,50 +967,120 @@ class Presenter:
         due = [
             s
             for s in range(g.players)
-            if t.seats[s].ai is None and t.seats[s].user_id is not None and (everyone or s in acting or s in shown)
+            if t.seats[s].ai is None
+            and t.seats[s].user_id is not None
+            and (everyone or s in acting or s in shown or (t.id, s) in self._claims or (t.id, s) in self._expired)
         ]
         # different players' messages: drawn and sent side by side
-        await asyncio.gather(*(self.send_hand(t, s) for s in due))
+        for s, out in zip(due, await asyncio.gather(*(self.send_hand(t, s) for s in due), return_exceptions=True)):
+            if isinstance(out, BaseException):
+                log.error("table %s: could not send seat %s its hand", t.id, s, exc_info=out)
         self._prompted[t.id] = acting
+
+    # a click on a hand: answered with the hand's next state ---------------------------------------
+
+    async def answer_click(self, table_id: int, interaction: discord.Interaction, answer: ClickAnswer) -> None:
+        """Answer a click whose action was just stored with the clicker's new hand. Called right
+        after :meth:`TableService.act` returned (its update is not worked on yet): the update's
+        task answers the click; if it does not (the seat was not due), the click answers itself."""
+        t = self.service.tables.get(table_id)
+        seat = t.seat_of(interaction.user.id) if t is not None else None
+        if t is None or seat is None or t.game is None:
+            answer.close()
+            return
+        msg = interaction.message
+        claim = _Claim(answer, msg.id if msg else 0, bool(msg and msg.flags.ephemeral), asyncio.get_running_loop().create_future())
+        old = self._claims.pop((t.id, seat), None)
+        if old is not None and not old.done.done():
+            old.done.set_result(False)
+        self._claims[(t.id, seat)] = claim
+        try:
+            answered = await asyncio.wait_for(asyncio.shield(claim.done), CLAIM_PATIENCE)
+        except TimeoutError:
+            answered = False
+        if self._claims.get((t.id, seat)) is claim:
+            del self._claims[(t.id, seat)]
+        if not answered:
+            await self._answer_now(t, seat, interaction, answer, claim.message_id, claim.ephemeral)
+
+    async def refused(self, table_id: int, interaction: discord.Interaction, answer: ClickAnswer, text: str, serial: int) -> None:
+        """A click the table refused: one sentence; a button of a turn that has passed also brings
+        the hand up to date, so what the player sees offers only moves that are still open."""
+        t = self.service.tables.get(table_id)
+        seat = t.seat_of(interaction.user.id) if t is not None else None
+        msg = interaction.message
+        if t is not None and seat is not None and t.game is not None and not t.game.over and msg is not None and serial != t.decision_serial():
+            with suppress(discord.HTTPException):
+                await self._answer_now(t, seat, interaction, answer, msg.id, bool(msg.flags.ephemeral))
+        await answer.say(text)
+
+    async def _answer_now(self, t: Table, seat: int, interaction: discord.Interaction, answer: ClickAnswer, message_id: int, ephemeral: bool) -> None:
+        current = ephemeral or message_id == t.seats[seat].hand_message_id
+        state = await self.hand_state(t, seat, buttons=current, picture=True)
+        await answer.show(state)
+        if current:
+            self._tokens[(t.id, seat)] = _Token(interaction, asyncio.get_running_loop().time(), message_id)
+
+    def showed_hand(self, t: Table, seat: int, interaction: discord.Interaction, message_id: int | None) -> None:
+        """A "Show my hand" reply went out: its token keeps that ephemeral hand up to date."""
+        if message_id:
+            self._tokens[(t.id, seat)] = _Token(interaction, asyncio.get_running_loop().time(), message_id)
+            self._sig.pop((t.id, seat), None)
+            g = t.game
+            if g is not None:
+                self._seen[(t.id, seat)] = _Seen(len(g.actions), len(g.results))
+                if seat in g.to_act():
+                    self._asked[(t.id, seat)] = t.decision_serial()
+
+    def _token(self, key: tuple[int, int], message_id: int | None) -> _Token | None:
+        tok = self._tokens.get(key)
+        if tok is None or tok.message_id != message_id:
+            return None
+        if asyncio.get_running_loop().time() - tok.at > TOKEN_LIFE:
+            del self._tokens[key]
+            return None
+        return tok
 
     async def send_hand(self, t: Table, s: int) -> None:
         g = t.game
         assert g is not None
         seat = t.seats[s]
+        key = (t.id, s)
         acting = (not g.over) and s in g.to_act()
-        if seat.dm_closed:
-            return
-        view = self.view_factory("hand", t, s) if acting else None
-        content = self.hand_text(t, s)
-        assert seat.user_id is not None
+        decision = t.decision_serial() if acting else -1
+        new_decision = acting and self._asked.get(key) != decision
+        claim = self._claims.pop(key, None)
+        expired = self._expired.pop(key, [])
+        notes = [f"⏰ Time ran out, so I played for you: {describe(g, t, a)}." for a in expired]
+        # a table that pings: every new decision (and a move the clock made) is a new message
+        notify = t.row.pings and (new_decision or bool(expired)) and not seat.dm_closed
+        sig = (tuple(sorted(g.seats[s].tiles)), len(g.seats[s].melds), g.hand_index)
         try:
-            dm = self._dms.get(seat.user_id)
-            if dm is None:
-                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-                dm = self._dms[seat.user_id] = user.dm_channel or await user.create_dm()
-            sig = (tuple(sorted(g.seats[s].tiles)), len(g.seats[s].melds), g.hand_index)
-            same_hand = self._sig.get((t.id, s)) == sig
-            if seat.hand_message_id and same_hand:
-                # the hand did not change (its buttons went stale, or a call is offered): keep the
-                # picture, change the text and buttons only
+            if claim is not None:
+                # the clicked message shows the new hand: with its buttons, unless they come in a
+                # new message (a table that pings) or it is an older message than the hand's own
+                current = claim.ephemeral or claim.message_id == seat.hand_message_id
+                same = current and not claim.ephemeral and self._sig.get(key) == sig
+                state = await self.hand_state(t, s, buttons=current and not notify, picture=not same, notes=() if notify else notes)
                 try:
-                    await dm.get_partial_message(seat.hand_message_id).edit(content=content, view=view)
-                    return
-                except discord.NotFound:
-                    pass
-            args, kwargs = self.hand_args(t, s)
-            file = discord.File(io.BytesIO(await self.renderer.png("hand", *args, **kwargs)), filename="hand.png")
-            if seat.hand_message_id:
-                try:
-                    await dm.get_partial_message(seat.hand_message_id).edit(content=content, attachments=[file], view=view)
-                    self._sig[(t.id, s)] = sig  # only once the picture is really there
-                    return
-                except discord.NotFound:
-                    pass
-            msg = await dm.send(content=content, file=file, view=view)
-            self._sig[(t.id, s)] = sig
-            seat.hand_message_id = msg.id
-            await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
+                    await claim.answer.show(state)
+                finally:
+                    if not claim.done.done():
+                        claim.done.set_result(True)
+                if current:
+                    self._tokens[key] = _Token(claim.answer.interaction, asyncio.get_running_loop().time(), claim.message_id)
+                    if not claim.ephemeral:
+                        self._sig[key] = sig
+                    if not notify:
+                        self._done_sending(t, s, decision)
+                        return
+            elif seat.dm_closed:
+                await self._send_ephemeral_hand(t, s, acting, new_decision, notes)
+                self._done_sending(t, s, decision)
+                return
+            stripped = claim is not None and claim.message_id == seat.hand_message_id
+            await self._send_dm_hand(t, s, notify=notify, notes=notes, stripped=stripped, sig=sig)
+            self._done_sending(t, s, decision)
         except discord.Forbidden:
             seat.dm_closed = True
             await self.service.repo.set_seat(t.id, s, dm_closed=True)
@@ -796,3 +1088,96 @@ class Presenter:
             await ch.send(
                 f"<@{seat.user_id}>, I cannot send you direct messages: use the **Show my hand** button on the table message."
             )
+        finally:
+            if claim is not None and not claim.done.done():
+                claim.done.set_result(False)
+
+    def _done_sending(self, t: Table, s: int, decision: int) -> None:
+        g = t.game
+        assert g is not None
+        key = (t.id, s)
+        self._seen[key] = _Seen(len(g.actions), len(g.results))
+        if decision >= 0:
+            self._asked[key] = decision
+
+    async def _send_ephemeral_hand(self, t: Table, s: int, acting: bool, new_decision: bool, notes: list[str]) -> None:
+        """A player without DMs: their ephemeral hand is kept current through the freshest token;
+        where the table pings, they are mentioned in its channel once per new decision."""
+        seat = t.seats[s]
+        key = (t.id, s)
+        tok = self._tokens.get(key)
+        if tok is not None and self._token(key, tok.message_id) is not None:
+            state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
+            try:
+                await tok.interaction.edit_original_response(**_edit_kwargs(state))
+            except discord.HTTPException:
+                self._tokens.pop(key, None)
+        if t.row.pings and acting and new_decision:
+            ch = await self.channel(t)
+            await ch.send(
+                f"<@{seat.user_id}>, your move at table #{t.id}: **Show my hand** on the table message.",
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+
+    async def _dm(self, user_id: int) -> Any:
+        dm = self._dms.get(user_id)
+        if dm is None:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            dm = self._dms[user_id] = user.dm_channel or await user.create_dm()
+        return dm
+
+    async def _edit_hand_message(self, t: Table, s: int, dm: Any, message_id: int, state: HandState) -> bool:
+        """Edit a hand message: through a fresh interaction token (outside the global rate limit)
+        when one can, else with the bot's token. False if the message is gone."""
+        key = (t.id, s)
+        tok = self._token(key, message_id)
+        if tok is not None:
+            try:
+                await tok.interaction.edit_original_response(**_edit_kwargs(state))
+                return True
+            except discord.HTTPException:  # expired early, or gone
+                self._tokens.pop(key, None)
+        try:
+            await dm.get_partial_message(message_id).edit(**_edit_kwargs(state))
+            return True
+        except discord.NotFound:
+            return False
+
+    async def _send_dm_hand(self, t: Table, s: int, *, notify: bool, notes: list[str], stripped: bool, sig: tuple[Any, ...]) -> None:
+        seat = t.seats[s]
+        key = (t.id, s)
+        assert seat.user_id is not None
+        dm = await self._dm(seat.user_id)
+        if seat.hand_message_id and not notify:
+            same = self._sig.get(key) == sig
+            state = await self.hand_state(t, s, buttons=True, picture=not same, notes=notes)
+            if await self._edit_hand_message(t, s, dm, seat.hand_message_id, state):
+                self._sig[key] = sig
+                return
+        elif seat.hand_message_id and not stripped and s in self._prompted.get(t.id, set()):
+            # the previous message still shows buttons: it keeps the hand, without them
+            old = await self.hand_state(t, s, buttons=False, picture=False)
+            with suppress(discord.NotFound):
+                await self._edit_hand_message(t, s, dm, seat.hand_message_id, old)
+        state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
+        msg = await dm.send(**_send_kwargs(state))
+        self._sig[key] = sig
+        self._tokens.pop(key, None)  # its token edits the old message, not this one
+        seat.hand_message_id = msg.id
+        await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
+
+
+def _edit_kwargs(state: HandState) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"content": state.content, "view": state.view}
+    if state.png is not None:
+        kwargs["attachments"] = [discord.File(io.BytesIO(state.png), filename="hand.png")]
+    return kwargs
+
+
+def _send_kwargs(state: HandState) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"content": state.content}
+    if state.view is not None:
+        kwargs["view"] = state.view
+    if state.png is not None:
+        kwargs["file"] = discord.File(io.BytesIO(state.png), filename="hand.png")
+    return kwargs

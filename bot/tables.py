@@ -143,6 +143,7 @@ class Update:
     actions: list[Action]
     hands_ended: int  # number of hand results added
     game_over: bool
+    expired: bool = False  # the first action was made by the turn clock for a human who did not act
 
 
 Listener = Callable[[Update], Awaitable[None]]
@@ -208,7 +209,13 @@ class TableService:
         bank_seconds: int = 60,
         async_hours: int = 24,
         on_expiry: str = "auto",
+        pings: bool | None = None,
+        call_minutes: int = 60,
     ) -> Table:
+        """``pings``: every decision reaches its player as a new message (None: on for async
+        tables, where nobody watches the table, off for live ones); ``call_minutes``: how long a
+        call offer waits in an async table before it passes (a call must not hold the table for a
+        whole turn's deadline)."""
         rs = ruleset_for_table(ruleset, length)
         if mode not in ("live", "async"):
             raise TableError("mode must be live or async")
@@ -225,6 +232,8 @@ class TableService:
             bank_seconds=max(0, bank_seconds),
             async_hours=max(1, async_hours),
             on_expiry=on_expiry,
+            pings=int(mode == "async" if pings is None else pings),
+            call_seconds=max(60, min(call_minutes, 24 * 60) * 60),
         )
         seats = [SeatRow(0, opener_id, None, opener_name)]
         await self.repo.put_seats(tid, seats)
@@ -331,8 +340,9 @@ class TableService:
     def _new_game(row: TableRow) -> Game:
         return Game(table_ruleset(row), row.seed)
 
-    async def act(self, table_id: int, user_id: int | None, action_text: str, serial: int) -> Update:
-        """A human's (or the timer's, with ``user_id=None``) action, validated by the engine."""
+    async def act(self, table_id: int, user_id: int | None, action_text: str, serial: int, *, expired: bool = False) -> Update:
+        """A human's (or the timer's, with ``user_id=None`` and ``expired``) action, validated by
+        the engine. Returns once the actions are stored; the listeners are told after that."""
         t = await self.get(table_id)
         async with t.lock:
             g = t.game
@@ -358,6 +368,7 @@ class TableService:
             if user_id is not None:
                 self._spend_bank(t, action.seat)
             update = await self._advance(t, [action], user_id, hands_before)
+            update.expired = expired
         await self._emit(update)
         return update
 
@@ -384,7 +395,7 @@ class TableService:
                 break
             a = self.auto_action(g, seat)
             t.seats[seat].bank_left = 0.0
-            update = await self.act(table_id, None, a.text, t.decision_serial())
+            update = await self.act(table_id, None, a.text, t.decision_serial(), expired=True)
         return update
 
     @staticmethod
@@ -481,6 +492,9 @@ class TableService:
 
     def _clock(self, t: Table) -> float:
         if t.row.mode == "async":
+            g = t.game
+            if g is not None and g.phase in (Phase.CALL, Phase.CHANKAN):  # a call offer: its own window
+                return float(min(t.row.call_seconds, t.row.async_hours * 3600))
             return t.row.async_hours * 3600.0
         g = t.game
         bank = 0.0
@@ -559,6 +573,8 @@ class TableService:
         """Rebuild every open or playing table from the database (start-up)."""
         out = []
         for row in await self.repo.tables_with_status("open", "playing"):
+            out.append(await self._rebuild(row))
+        for row in await self.repo.tables_with_status("finished", unposted=True):  # results still owed
             out.append(await self._rebuild(row))
         return out
 

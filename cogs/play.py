@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 from discord.ext import commands
 
-from bot.presenter import Presenter, action_label, tile_label
+from bot.presenter import ClickAnswer, Presenter, action_label, tile_label
 from bot.render import variants as vr
 from bot.tables import Table, TableError
 from engine.table.actions import Action, ActionType
@@ -68,16 +68,18 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
-        try:
-            await interaction.response.defer()
-        finally:
-            bot.responses.answered(interaction)
-        # the engine, the AI seats and the storage after every waiting click has its first answer
+        # the first response is the new hand itself (UPDATE_MESSAGE), or a deferred update if it
+        # is not ready in time: ClickAnswer keeps Discord's 3 s, so this click is not waited for
+        bot.responses.answered(interaction)
+        answer = ClickAnswer(interaction)
+        # the engine, the AI seats and the storage after every other waiting click has its answer
         await bot.responses.settled()
         try:
             await bot.service.act(self.table, interaction.user.id, self.act, self.serial)
         except TableError as e:
-            await interaction.followup.send(str(e), ephemeral=True)
+            await bot.presenter.refused(self.table, interaction, answer, str(e), self.serial)
+            return
+        await bot.presenter.answer_click(self.table, interaction, answer)
 
 
 class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjr:(?P<table>\d+):(?P<serial>\d+):(?P<seat>\d)"):
@@ -178,7 +180,9 @@ class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjh:(?
         p = bot.presenter
         view = hand_view(t, seat) if seat in t.game.to_act() else discord.utils.MISSING
         file = discord.File(io.BytesIO(p.hand_picture(t, seat)), filename="hand.png")
-        await interaction.response.send_message(p.hand_text(t, seat), file=file, view=view, ephemeral=True)
+        sent = await interaction.response.send_message(p.hand_text(t, seat), file=file, view=view, ephemeral=True)
+        # this ephemeral is the player's hand from now on: later moves update it through its token
+        p.showed_hand(t, seat, interaction, sent.message_id)
 
 
 _ROWS, _PER_ROW = 5, 5  # Discord: at most 5 rows of 5 buttons

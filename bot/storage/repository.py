@@ -70,6 +70,10 @@ class TableRow:
     message_id: int | None
     created_at: float
     seats: list[SeatRow] = field(default_factory=list)
+    results_posted: int = 0  # hand results posted in the channel
+    final_posted: bool = False
+    pings: bool = False  # each decision reaches its player as a new message
+    call_seconds: int = 3600  # an async table's call offer waits this long
 
 
 @dataclass(slots=True)
@@ -367,6 +371,10 @@ class Repository:
             status=r["status"],
             message_id=r["message_id"],
             created_at=r["created_at"],
+            results_posted=int(r["results_posted"]),
+            final_posted=bool(r["final_posted"]),
+            pings=bool(r["pings"]),
+            call_seconds=int(r["call_seconds"]),
         )
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -397,8 +405,11 @@ class Repository:
             for r in rows
         ]
 
-    async def tables_with_status(self, *statuses: str, channel_id: int | None = None) -> list[TableRow]:
+    async def tables_with_status(self, *statuses: str, channel_id: int | None = None, unposted: bool = False) -> list[TableRow]:
+        """``unposted``: only tables whose final standings are not posted yet."""
         q = f"SELECT * FROM tables WHERE status IN ({', '.join('?' for _ in statuses)})"
+        if unposted:
+            q += " AND final_posted = 0"
         args: list[Any] = list(statuses)
         if channel_id is not None:
             q += " AND (channel_id = ? OR thread_id = ?)"

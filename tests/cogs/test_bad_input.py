@@ -71,15 +71,23 @@ def test_bad_input_each_gets_a_plain_sentence(tmp_path: Path) -> None:
             after_one = await _actions(c)
             assert after_one > before
 
-            # a button after the turn moved on (the ephemeral copy was not updated)
+            # a button after the turn moved on (the ephemeral copy was not updated: alice's DMs
+            # are open, so her hand follows the game there): the sentence, and the copy is brought
+            # up to date, so it no longer offers a button of a turn that has passed
             stale = await c.server.click(c.users["alice"].id, eph.id, eph_ids[0])
             assert await _wait_text(c, stale) == "that turn has passed"
             assert await _actions(c) == after_one
+            t = c.bot.service.tables[1]
+            now_ids = [x for x in eph.custom_ids() if x.startswith("mj:")]
+            assert eph_ids[0] not in now_ids
+            if t.humans_to_act():
+                assert now_ids and all(x.startswith(f"mj:1:{t.decision_serial()}:") for x in now_ids), now_ids
 
             # a button from a finished game
             rec = await c.slash("alice", "table abandon", {"table": 1})
             assert "abandoned" in c.replies(rec)[0]
-            over = await c.server.click(c.users["alice"].id, eph.id, eph_ids[0])
+            assert now_ids, "alice acts again after her discard (three AI seats play at once)"
+            over = await c.server.click(c.users["alice"].id, eph.id, now_ids[0])
             assert await _wait_text(c, over) == "that game is over"
             assert await _actions(c) == after_one
             # nothing in any reply is a traceback
