@@ -295,16 +295,20 @@ class TableService:
             await self.repo.put_seats(t.id, t.row.seats)
         return t
 
+    def check_start(self, t: Table, user_id: int) -> None:
+        """TableError if ``user_id`` cannot start the table now (asked before announcing it)."""
+        if t.row.status != "open":
+            raise TableError("that table has already started")
+        if t.seat_of(user_id) is None and user_id != t.row.opener_id:
+            raise TableError("only a player at the table can start it")
+        need = self._players(t)
+        if len(t.seats) < need:
+            raise TableError(f"the table needs {need} players and has {len(t.seats)}: invite players or use /table add-ai")
+
     async def start(self, table_id: int, user_id: int) -> Update:
         t = await self.get(table_id)
         async with t.lock:
-            if t.row.status != "open":
-                raise TableError("that table has already started")
-            if t.seat_of(user_id) is None and user_id != t.row.opener_id:
-                raise TableError("only a player at the table can start it")
-            need = self._players(t)
-            if len(t.seats) < need:
-                raise TableError(f"the table needs {need} players and has {len(t.seats)}: invite players or use /table add-ai")
+            self.check_start(t, user_id)
             # R-1.3: seats and the first dealer are drawn at random (from the table's seed)
             order = list(t.seats)
             random.Random(t.row.seed).shuffle(order)

@@ -29,6 +29,32 @@ def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+#: what a table needs of the bot in its channel (README: "Creating the Discord application")
+_NEEDS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("attach_files", "Attach Files"),
+    ("embed_links", "Embed Links"),
+    ("read_message_history", "Read Message History"),
+)
+_THREAD_NEEDS = (("create_public_threads", "Create Public Threads"), ("send_messages_in_threads", "Send Messages in Threads"))
+
+
+def missing_permissions(interaction: discord.Interaction, *, thread: bool) -> list[str]:
+    """The channel permissions the bot lacks for a table here, from the interaction's own
+    ``app_permissions`` (Discord sends the bot's permissions in the channel with every
+    interaction; none outside a server, where no table is opened)."""
+    if interaction.guild_id is None:
+        return []
+    have = interaction.app_permissions
+    needs = list(_NEEDS)
+    if isinstance(interaction.channel, discord.Thread):  # inside a thread its own send permission counts
+        needs[1] = ("send_messages_in_threads", "Send Messages in Threads")
+    if thread:
+        needs += _THREAD_NEEDS
+    return [label for attr, label in dict.fromkeys(needs) if not getattr(have, attr)]
+
+
 class Tables(commands.GroupCog, group_name="table", group_description="Open, join and run mahjong tables"):
     def __init__(self, bot: JantakuBot) -> None:
         self.bot = bot
@@ -77,6 +103,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         turn_timer="seconds per turn in live mode", hours="hours per turn in async mode",
         on_expiry="async mode: at the deadline play the drawn tile / pass (auto) or keep waiting (wait)",
         thread="play in a new thread under this channel",
+        pings="each move that waits for you comes as a new message, which notifies (default: on for async, off for live)",
+        call_minutes="async mode: how long a pon/chi/ron offer waits before it passes (default 60)",
     )
     async def open(
         self,
@@ -88,7 +116,15 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         hours: app_commands.Range[int, 1, 168] = 24,
         on_expiry: Literal["auto", "wait"] = "auto",
         thread: bool = False,
+        pings: bool | None = None,
+        call_minutes: app_commands.Range[int, 1, 1440] = 60,
     ) -> None:
+        missing = missing_permissions(interaction, thread=thread)
+        if missing:
+            raise TableError(
+                f"I cannot run a table in this channel: I am missing the permission{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(missing)}. A server admin can grant {'them' if len(missing) > 1 else 'it'} to my role here."
+            )
         t = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
@@ -100,6 +136,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             turn_seconds=turn_timer,
             async_hours=hours,
             on_expiry=on_expiry,
+            pings=pings,
+            call_minutes=call_minutes,
         )
         await interaction.response.send_message(
             f"Table #{t.id} is open ({t.row.ruleset}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
@@ -154,6 +192,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     @app_commands.command(name="start", description="Start the game")
     async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table, statuses=("open",))
+        self.service.check_start(t, interaction.user.id)  # a refusal is answered before any announcement
         await interaction.response.send_message(f"Table #{t.id} starts! Seats are drawn at random; hands come by direct message.")
         await self.service.start(t.id, interaction.user.id)
 

@@ -259,6 +259,10 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
                     )
                 pts = sorted(p for (p,) in con.execute("SELECT points FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.table_id = ?", (tid,)))
                 assert pts == sorted(ref.final_scores), tid
+                # every hand's result and the final standings were posted once each, in order,
+                # across the kills (counted in storage; Discord's nonce covers a kill mid-send)
+                posted = [str(m.nonce) for m in server.messages(channel) if str(m.nonce or "").startswith((f"jr{tid}.", f"jf{tid}"))]
+                assert posted == [f"jr{tid}.{i}" for i in range(len(ref.results))] + [f"jf{tid}"], (tid, posted)
             con.close()
             assert kills >= GAMES
             assert stale_checked >= 1
