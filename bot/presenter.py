@@ -701,14 +701,12 @@ class Presenter:
             return
         if u.expired and u.actions and t.seats[u.actions[0].seat].ai is None:
             self._expired.setdefault((t.id, u.actions[0].seat), []).append(u.actions[0])
-        if not t.row.message_id:
-            # the first table message goes out before any hand: its "Show my hand" button is the
-            # fallback for players whose direct messages are closed
-            await self.refresh_table(t, u.actions)
-        # the hands and their buttons first: that is what the players are waiting for (and a
-        # button left up after the game moved on only earns "that turn has passed")
-        await self._prompt_humans(t)
+        # the channel (the first table message, results, the picture) goes its own way: a busy
+        # channel never holds the hands back
         self._channel_due(t, u.actions)
+        # the hands and their buttons: that is what the players are waiting for (and a button left
+        # up after the game moved on only earns "that turn has passed")
+        await self._prompt_humans(t)
 
     async def post_pending(self, t: Table) -> None:
         """After a restart: whatever the channel is still owed (results, final standings)."""
@@ -1015,15 +1013,23 @@ class Presenter:
         await answer.say(text)
 
     async def _answer_now(self, t: Table, seat: int, interaction: discord.Interaction, answer: ClickAnswer, message_id: int, ephemeral: bool) -> None:
-        current = ephemeral or message_id == t.seats[seat].hand_message_id
-        state = await self.hand_state(t, seat, buttons=current, picture=True)
+        current = self._is_hand_message(t, seat, message_id, ephemeral)
+        state = await self.hand_state(t, seat, buttons=current, picture=current)
         await answer.show(state)
         if current:
             self._tokens[(t.id, seat)] = _Token(interaction, asyncio.get_running_loop().time(), message_id)
 
+    @staticmethod
+    def _is_hand_message(t: Table, seat: int, message_id: int, ephemeral: bool) -> bool:
+        """Whether a clicked message is the player's hand (their DM hand message, or, without
+        DMs, an ephemeral one) rather than a question asked on the way (the riichi chooser)."""
+        s = t.seats[seat]
+        return message_id == s.hand_message_id or (ephemeral and s.dm_closed)
+
     def showed_hand(self, t: Table, seat: int, interaction: discord.Interaction, message_id: int | None) -> None:
-        """A "Show my hand" reply went out: its token keeps that ephemeral hand up to date."""
-        if message_id:
+        """A "Show my hand" reply went out: for a player without DMs, that ephemeral is their hand
+        from now on, kept up to date through its token."""
+        if message_id and t.seats[seat].dm_closed:
             self._tokens[(t.id, seat)] = _Token(interaction, asyncio.get_running_loop().time(), message_id)
             self._sig.pop((t.id, seat), None)
             g = t.game
@@ -1059,9 +1065,9 @@ class Presenter:
             if claim is not None:
                 # the clicked message shows the new hand: with its buttons, unless they come in a
                 # new message (a table that pings) or it is an older message than the hand's own
-                current = claim.ephemeral or claim.message_id == seat.hand_message_id
+                current = self._is_hand_message(t, s, claim.message_id, claim.ephemeral)
                 same = current and not claim.ephemeral and self._sig.get(key) == sig
-                state = await self.hand_state(t, s, buttons=current and not notify, picture=not same, notes=() if notify else notes)
+                state = await self.hand_state(t, s, buttons=current and not notify, picture=current and not same, notes=() if notify else notes)
                 try:
                     await claim.answer.show(state)
                 finally:
