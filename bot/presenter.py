@@ -1090,6 +1090,8 @@ class Presenter:
         except discord.Forbidden:
             seat.dm_closed = True
             await self.service.repo.set_seat(t.id, s, dm_closed=True)
+            if not t.row.message_id:  # the button the sentence points at comes first
+                await self.refresh_table(t)
             ch = await self.channel(t)
             await ch.send(
                 f"<@{seat.user_id}>, I cannot send you direct messages: use the **Show my hand** button on the table message."

@@ -64,3 +64,46 @@ def test_table_in_its_own_thread_async_mode(tmp_path: Path) -> None:
                 assert timers and 47 * 3600 < timers[0].due - timers[0].prompt_at <= 48 * 3600
 
     asyncio.run(main())
+
+
+def test_closed_dms_one_ephemeral_follows_the_game(tmp_path: Path) -> None:
+    """Discord's real limits §4: without DMs, one "Show my hand" is enough: each click answers with
+    the new hand in that same ephemeral (UPDATE_MESSAGE), and in a table that pings the player is
+    mentioned in the channel once per decision that reaches them without a click."""
+
+    async def main() -> None:
+        async with club(tmp_path, closed_dms=("carol",)) as c:
+            await c.slash("carol", "table open", {"length": "tonpuu", "mode": "async", "hours": 24})
+            await c.slash("carol", "table add-ai", {"seats": 3})
+            await c.slash("carol", "table start", {})
+            carol = c.users["carol"].id
+            t = c.bot.service.tables[1]
+            await c.server.wait_for(lambda: t.humans_to_act() and t.row.message_id, timeout=30)
+
+            def pings() -> list[str]:
+                return [m.content for m in c.server.messages(c.channel_id) if f"<@{carol}>" in m.content]
+
+            await c.server.wait_for(pings, timeout=10)
+            assert len(pings()) == 1, pings()  # her first decision: the sentence that DMs are closed
+            show = await c.server.click(carol, t.row.message_id, "mjh:1")
+            await show.reply()
+            eph = next(m for m in c.server.ephemeral(carol) if m.interaction_id == show.id)
+            moves = 0
+            for _ in range(200):
+                if t.game is None or t.game.over or moves >= 6:
+                    break
+                serial = t.decision_serial()
+                ids = [x for x in eph.custom_ids() if x.startswith(f"mj:1:{serial}:")]
+                if not ids:
+                    await asyncio.sleep(0.02)
+                    continue
+                rec = await c.server.click(carol, eph.id, ids[0])
+                await rec.response()
+                assert rec.callback_type in (6, 7)
+                await c.server.wait_for(lambda: t.decision_serial() != serial or t.game.over, timeout=10)  # noqa: B023
+                moves += 1
+            assert moves >= 6, "the ephemeral hand did not follow the game"
+            # decisions she met right after her own click came with the click's answer, not a ping
+            assert len(pings()) <= 1 + sum(1 for r in c.server.interactions() if r.user_id == carol and r.callback_type == 6)
+
+    asyncio.run(main())
