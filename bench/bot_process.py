@@ -10,7 +10,7 @@ edge), installs timing wrappers around the engine and the AI (here only, never i
 starts the bot and answers one JSON command per line on stdin with one JSON line on stdout:
 ``start`` (measure from now), ``rss``, ``stop`` (wait until no table is busy, then report what was
 measured), ``quit``. Its configuration is the JSON in ``JANTAKU_BENCH``: ``guild_id``, ``db``,
-``reference`` (the older presenter design), ``profile`` (a cProfile output path or null).
+``reference`` (the presenter before the rebuild for Discord's limits), ``profile`` (a cProfile output path or null).
 """
 
 from __future__ import annotations
@@ -35,18 +35,20 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import bot.presenter as presenter_mod  # noqa: E402
 from bot.ai.policy import POLICIES  # noqa: E402
-from bot.render.pictures import PngOptions, png_options  # noqa: E402
+from bot.render.pictures import png_options  # noqa: E402
 from engine.table.game import Game  # noqa: E402
 
-#: The older presenter the current one is measured against (same settings, same load): pictures
-#: drawn on the event loop, a palette chosen per picture at zlib level 6, every update edits the
-#: table picture, no limit on updates worked on at once. (The rest of the bot is the same in both
-#: runs: the per-table ordering of updates, the message intents left out.)
-REFERENCE = presenter_mod.PresenterOptions(
-    render_workers=0, table_interval=0.0, concurrent=0, png=PngOptions("adaptive", 6)
-)
+
+def install_reference() -> None:
+    """Run the bot with the presenter as it was before the outbound path was rebuilt for Discord's
+    limits (``bench/reference_presenter.py``: clicks deferred, every hand edited with the bot's
+    token), with the same options, pictures and texts as the current one."""
+    import cogs.play as play_mod
+    from bench.reference_presenter import ReferencePresenter, deferred_callback
+
+    play_mod.Presenter = ReferencePresenter  # type: ignore[misc]
+    play_mod.ActionButton.callback = deferred_callback  # type: ignore[method-assign]
 
 
 def _vmrss(pid: str) -> float | None:
@@ -350,7 +352,7 @@ async def main() -> int:
     discord.http.Route.BASE = os.environ["JANTAKU_DISCORD_API"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["JANTAKU_DISCORD_GATEWAY"])
     if cfg.get("reference"):
-        presenter_mod.DEFAULT_OPTIONS = REFERENCE
+        install_reference()
     STAGES.install()  # discord.py's parser binds at connection time: before the bot exists
     install_timers()
     settings = Settings(
@@ -384,7 +386,7 @@ async def main() -> int:
         gc.collect()
         opts = bot.presenter.options
         design = (
-            f"{'REFERENCE (older design)' if cfg.get('reference') else 'current'}: pictures drawn "
+            f"{'REFERENCE (presenter of b62ab59: clicks deferred, hands edited with the bot token)' if cfg.get('reference') else 'current'}: pictures drawn "
             + (f"in {len(workers)} worker process(es)" if opts.render_workers else "on the event loop")
             + f", palette {png_options().palette}, zlib level {png_options().compress_level}, table picture edited "
             + (f"at most once per {opts.table_interval:g} s per table" if opts.table_interval > 0 else "on every update")

@@ -604,14 +604,6 @@ class _TablePicture:
     task: asyncio.Task[None] | None = None
 
 
-@dataclass(slots=True)
-class _Seen:
-    """What a player's hand message has told them so far (for "since your last move")."""
-
-    actions: int = 0
-    results: int = 0
-
-
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -648,7 +640,8 @@ class Presenter:
         self._tokens: dict[tuple[int, int], _Token] = {}
         self._asked: dict[tuple[int, int], int] = {}  # (table, seat) → decision serial last offered
         self._expired: dict[tuple[int, int], list[Action]] = {}  # moves the clock made, to tell
-        self._seen: dict[tuple[int, int], _Seen] = {}
+        self._results_seen: dict[tuple[int, int], int] = {}  # hand results a player was told of
+        self._shown: dict[tuple[int, int], tuple[Any, ...]] = {}  # what each hand message shows
         self._tasks: set[asyncio.Task[None]] = set()
         self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
@@ -776,7 +769,7 @@ class Presenter:
         self._pictures.pop(t.id, None)
         g = t.game
         for s in range(g.players if g is not None else 0):
-            for d in (self._sig, self._tokens, self._asked, self._expired, self._seen):
+            for d in (self._sig, self._tokens, self._asked, self._expired, self._results_seen, self._shown):
                 d.pop((t.id, s), None)  # type: ignore[attr-defined]
 
     async def _post_results(self, t: Table) -> None:
@@ -915,18 +908,18 @@ class Presenter:
         return "\n".join(lines)[:2000]
 
     def _news(self, t: Table, seat: int) -> list[str]:
-        """What happened since this player's hand message last told them: the moves of the others,
-        their own result when a hand ended, their place when the game ended."""
+        """What happened since this player's own last move: the others' moves, their own result
+        when a hand ended, their place when the game ended. It depends on the game only (and on
+        the results already told), so one state always reads the same."""
         g = t.game
         assert g is not None
-        seen = self._seen.get((t.id, seat))
-        if seen is None:
-            return []
         out = []
-        moves = [describe(g, t, a) for a in g.actions[seen.actions :] if a.type is not A.PASS and a.seat != seat]
-        if moves and not g.over:
-            out.append("Since your last look: " + "; ".join(moves[-8:]))
-        for i in range(seen.results, len(g.results)):
+        last = next((i for i in range(len(g.actions) - 1, -1, -1) if g.actions[i].seat == seat), None)
+        if last is not None and not g.over:
+            moves = [describe(g, t, a) for a in g.actions[last + 1 :] if a.type is not A.PASS and a.seat != seat]
+            if moves:
+                out.append("Since your last move: " + "; ".join(moves[-8:]))
+        for i in range(self._results_seen.get((t.id, seat), len(g.results)), len(g.results)):
             r = g.results[i]
             d = r.deltas[seat] if seat < len(r.deltas) else 0
             won = any(w.seat == seat for w in r.wins)
@@ -1034,7 +1027,6 @@ class Presenter:
             self._sig.pop((t.id, seat), None)
             g = t.game
             if g is not None:
-                self._seen[(t.id, seat)] = _Seen(len(g.actions), len(g.results))
                 if seat in g.to_act():
                     self._asked[(t.id, seat)] = t.decision_serial()
 
@@ -1073,10 +1065,12 @@ class Presenter:
                 finally:
                     if not claim.done.done():
                         claim.done.set_result(True)
+                self._results_seen[key] = len(g.results)  # the player has read those results now
                 if current:
                     self._tokens[key] = _Token(claim.answer.interaction, asyncio.get_running_loop().time(), claim.message_id)
                     if not claim.ephemeral:
                         self._sig[key] = sig
+                        self._shown[key] = self._mark(t, s, claim.message_id, () if notify else notes, sig) if not notify else ()
                     if not notify:
                         self._done_sending(t, s, decision)
                         return
@@ -1100,11 +1094,18 @@ class Presenter:
             if claim is not None and not claim.done.done():
                 claim.done.set_result(False)
 
+    def _mark(self, t: Table, s: int, message_id: int, notes: Sequence[str], sig: tuple[Any, ...]) -> tuple[Any, ...]:
+        """What a hand message shows, to skip an edit that would change nothing: its text, the
+        decision its buttons answer (they follow from it) and the hand drawn."""
+        g = t.game
+        assert g is not None
+        acting = not g.over and s in g.to_act()
+        return (message_id, self.hand_text(t, s, notes=notes), t.decision_serial() if acting else -1, sig)
+
     def _done_sending(self, t: Table, s: int, decision: int) -> None:
         g = t.game
         assert g is not None
         key = (t.id, s)
-        self._seen[key] = _Seen(len(g.actions), len(g.results))
         if decision >= 0:
             self._asked[key] = decision
 
@@ -1157,10 +1158,14 @@ class Presenter:
         assert seat.user_id is not None
         dm = await self._dm(seat.user_id)
         if seat.hand_message_id and not notify:
+            mark = self._mark(t, s, seat.hand_message_id, notes, sig)
+            if self._shown.get(key) == mark:
+                return  # it shows exactly this already (a queued update after a newer one)
             same = self._sig.get(key) == sig
             state = await self.hand_state(t, s, buttons=True, picture=not same, notes=notes)
             if await self._edit_hand_message(t, s, dm, seat.hand_message_id, state):
                 self._sig[key] = sig
+                self._shown[key] = mark
                 return
         elif seat.hand_message_id and not stripped and s in self._prompted.get(t.id, set()):
             # the previous message still shows buttons: it keeps the hand, without them
@@ -1170,6 +1175,7 @@ class Presenter:
         state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
         msg = await dm.send(**_send_kwargs(state))
         self._sig[key] = sig
+        self._shown[key] = self._mark(t, s, msg.id, notes, sig)
         self._tokens.pop(key, None)  # its token edits the old message, not this one
         seat.hand_message_id = msg.id
         await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)

@@ -42,8 +42,7 @@ def test_bad_input_each_gets_a_plain_sentence(tmp_path: Path) -> None:
             before = await _actions(c)
 
             # a click from someone not seated: "Show my hand" on the public table message
-            table_msg = c.bot.service.tables[1].row.message_id
-            assert table_msg
+            table_msg = await c.server.wait_for(lambda: c.bot.service.tables[1].row.message_id, timeout=10)
             rec = await c.server.click(c.users["erin"].id, table_msg, "mjh:1")
             assert "not seated" in await _wait_text(c, rec)
 
