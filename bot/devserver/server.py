@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import mimetypes
+import os
 import re
 import secrets
 import socket
@@ -290,6 +291,10 @@ class DiscordServer:
         log.info("devserver listening on %s", self.root_url)
 
     async def stop(self) -> None:
+        stats_file = os.environ.get("DEVSERVER_STATS_FILE")
+        if stats_file:  # a line per server run, for reports on tests that run the server in a subprocess
+            with open(stats_file, "a", encoding="utf-8") as fh:
+                fh.write(f"{self.stats.summary()}\n")
         if self._restore is not None:
             self._restore()
             self._restore = None

@@ -62,6 +62,7 @@ async def club(tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", 
         await server.wait_for_commands(["table"], guild.id, timeout=10)
         yield Club(server, bot, guild.id, guild.channel_ids[0], users, db)
     finally:
+        print(f"devserver: {server.request_stats().summary()}")  # shown with -s: what the limits did
         await bot.close()
         runner.cancel()
         with suppress(asyncio.CancelledError, Exception):
