@@ -135,9 +135,13 @@ class Buckets:
         self.clock = clock
         self.time_scale = time_scale
         self._windows: dict[tuple[str, str], Window] = {}
+        self._taken = 0
 
     def take(self, kind: RouteLimit, major: str) -> Verdict:
         now = self.clock.monotonic()
+        self._taken += 1
+        if self._taken % 4096 == 0:  # forget finished windows (one per interaction token adds up)
+            self._windows = {k: w for k, w in self._windows.items() if w.reset_at > now}
         key = (kind.name, major)
         w = self._windows.get(key)
         if w is None or now >= w.reset_at:

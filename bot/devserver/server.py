@@ -1364,7 +1364,7 @@ class DiscordServer:
             raise ApiError(400, problem[0], problem[1], problem[2])
         if not msg.loading:  # filling in a deferred "thinking" message is not an edit
             msg.history.append(msg.snapshot())
-            msg.edited_at = iso()
+            msg.edited_at = iso(self.mark())  # the server's clock
         for a in attachments:
             self.state.attach_url(msg.channel_id, a)
         msg.content, msg.components, msg.attachments, msg.flags = content, components, attachments, flags
