@@ -5,6 +5,12 @@ The real discord.py client talks to it after ``point_discord_py_at(server)`` (or
 ``select``, ``submit_modal``, ``say``, ``react``) and read what each user saw (``messages``, ``dms``,
 ``visible_to``, ``InteractionRecord``).
 
+Discord's limits are on by default (``limits.py``, README "Discord's limits"): the global and per-route
+rate limits, edits of hour-old messages, channel permissions, 15-minute interaction tokens and gateway
+heartbeats; ``advance()`` moves the one server clock, ``time_scale`` shortens the rate-limit windows and
+``request_stats()`` counts every request and 429. Limits: a fake, not Discord; where Discord publishes
+no number the server uses the commonly observed one.
+
     async with DiscordServer() as server:          # start() + configure_client(); undone on exit
         guild = server.add_guild("Club", channels=["tables"])
         alice = server.add_user("alice", guilds=[guild.id])

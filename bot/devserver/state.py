@@ -1,6 +1,7 @@
 """What the fake Discord server remembers: users, guilds, channels, messages, commands, interactions.
 
-Plain records plus the functions that turn them into Discord's JSON shapes (v10). The HTTP/gateway
+Plain records plus the functions that turn them into Discord's JSON shapes (v10), and the permission
+arithmetic (roles, then channel overwrites) both the server's checks and the payloads use. The HTTP/gateway
 side lives in ``server.py``; nothing here touches sockets.
 """
 
