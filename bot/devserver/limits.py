@@ -218,6 +218,9 @@ class RequestStats:
     requests: int = 0
     global_budget: int = 0  # requests counted against the bot token's 50/s
     exempt: int = 0  # interaction endpoints (callback, interaction webhooks)
+    # 401, 403 and 429 answers (but 429s of scope shared): Discord bans an IP for a while past
+    # 10,000 of these in 10 minutes (rate-limits.mdx, "Invalid Request Limit")
+    invalid: int = 0
     by_route: dict[str, RouteCount] = field(default_factory=dict)
     rate_limited: list[RateLimitHit] = field(default_factory=list)
 
@@ -256,5 +259,6 @@ class RequestStats:
         where = "".join(f"; {n} on {r}" for r, n in sorted(routes.items()))
         return (
             f"{self.requests} requests ({self.global_budget} on the bot token's global budget, {self.exempt} to "
-            f"interaction endpoints); {len(self.not_injected)} 429s from limits{where}; {injected} injected 429s"
+            f"interaction endpoints); {len(self.not_injected)} 429s from limits{where}; {injected} injected 429s; "
+            f"{self.invalid} invalid requests (401/403/429)"
         )

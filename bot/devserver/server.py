@@ -1116,6 +1116,8 @@ class DiscordServer:
                 response.headers.setdefault(key, value)
         if response.status == 429 and is_api:
             self._record_429(request, route, api_path, response, injected=injected is not None)
+        if is_api and (response.status in (401, 403) or (response.status == 429 and response.headers.get("X-RateLimit-Scope") != "shared")):
+            self.stats.invalid += 1
         self.requests.append(RequestLog(request.method, api_path, response.status, time.monotonic() - t0))
         return response
 

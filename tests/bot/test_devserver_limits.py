@@ -196,6 +196,7 @@ def test_channel_sends_and_edits_share_5_per_5s_per_channel_with_headers_and_a_4
             ]
             assert stats.by_route["POST /channels/{channel_id}/messages"].requests == 7
             assert stats.global_budget == stats.requests == 9
+            assert stats.invalid == 1  # the 429 counts towards Discord's invalid-request ban
 
     run(body)
 
@@ -273,6 +274,7 @@ def test_edits_of_messages_older_than_an_hour_get_30046_after_3_per_6s() -> None
             assert headers["X-RateLimit-Scope"] == "shared" and headers["Via"]
             assert server.message(int(old["id"])).content == "e2"  # the refused edit changed nothing
             assert [(h.code, h.scope) for h in server.request_stats().rate_limited] == [(30046, "shared")]
+            assert server.request_stats().invalid == 0  # a shared-scope 429 is not counted against the bot
 
             server.advance(10)
             _, _, young = await raw(http, server, "POST", f"/channels/{a}/messages", {"content": "young"})
