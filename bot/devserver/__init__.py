@@ -3,6 +3,7 @@
 See ``server.py`` for the driver API and ``/work/shared/notes/local-discord-server.md`` for why.
 """
 
+from .limits import RateLimitHit, RequestStats
 from .server import ApiError, DiscordServer, point_discord_py_at
 from .state import (
     Attachment,
@@ -28,6 +29,8 @@ __all__ = [
     "InteractionRecord",
     "Message",
     "MessageVersion",
+    "RateLimitHit",
+    "RequestStats",
     "Role",
     "User",
     "point_discord_py_at",

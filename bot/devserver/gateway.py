@@ -10,10 +10,13 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
+
+from .state import dumps
 
 if TYPE_CHECKING:
     from .server import DiscordServer
@@ -31,6 +34,10 @@ DIRECT_MESSAGES = 1 << 12
 DIRECT_MESSAGE_REACTIONS = 1 << 13
 MESSAGE_CONTENT = 1 << 15
 
+# a client that sends no heartbeat for this many intervals is closed with 4009 (real time, not the
+# server's clock: discord.py heartbeats on real time)
+HEARTBEAT_GRACE = 1.5
+
 
 class Connection:
     """One websocket; sends are serialised by the owning session's lock."""
@@ -39,6 +46,7 @@ class Connection:
         self.ws = ws
         self.session: Session | None = None
         self.closed_by_server = False
+        self.last_heartbeat = time.monotonic()
 
     async def send_raw(self, text: str) -> None:
         if self.ws.closed:
@@ -73,9 +81,11 @@ class Session:
 
 
 class Gateway:
-    def __init__(self, server: DiscordServer, *, heartbeat_interval: float) -> None:
+    def __init__(self, server: DiscordServer, *, heartbeat_interval: float, enforce_heartbeats: bool = True) -> None:
         self.server = server
         self.heartbeat_interval = heartbeat_interval
+        self.enforce_heartbeats = enforce_heartbeats
+        self.timed_out = 0  # connections closed with 4009
         self.sessions: dict[str, Session] = {}
         self.connections: set[Connection] = set()
         self.identify_payloads: list[JSON] = []
@@ -91,6 +101,8 @@ class Gateway:
         conn = Connection(ws)
         self.connections.add(conn)
         await conn.send_raw(json.dumps({"op": 10, "s": None, "t": None, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}}))
+        conn.last_heartbeat = time.monotonic()
+        watchdog = asyncio.get_running_loop().create_task(self._watch_heartbeats(conn)) if self.enforce_heartbeats else None
         try:
             async for msg in ws:
                 if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
@@ -102,6 +114,8 @@ class Gateway:
                     break
                 await self._on_frame(conn, frame)
         finally:
+            if watchdog is not None:
+                watchdog.cancel()
             self.connections.discard(conn)
             session = conn.session
             if session is not None and session.conn is conn:
@@ -117,6 +131,7 @@ class Gateway:
     async def _on_frame(self, conn: Connection, frame: JSON) -> None:
         op, d = frame.get("op"), frame.get("d")
         if op == 1:
+            conn.last_heartbeat = time.monotonic()
             await conn.send_raw('{"op":11,"s":null,"t":null,"d":null}')
         elif op == 2:
             await self._identify(conn, d or {})
@@ -128,6 +143,22 @@ class Gateway:
             pass  # presence / voice state updates: accepted, ignored
         else:
             log.warning("gateway: unhandled op %r", op)
+
+    async def _watch_heartbeats(self, conn: Connection) -> None:
+        """Close with 4009 (Session timed out) when the client stops heartbeating; the session ends."""
+        limit = self.heartbeat_interval * HEARTBEAT_GRACE
+        while not conn.ws.closed:
+            await asyncio.sleep(max(0.02, self.heartbeat_interval / 4))
+            if time.monotonic() - conn.last_heartbeat > limit and not conn.ws.closed:
+                log.warning("gateway: no heartbeat for %.1fs, closing with 4009", time.monotonic() - conn.last_heartbeat)
+                self.timed_out += 1
+                conn.closed_by_server = True
+                session = conn.session
+                if session is not None:  # 4009: reconnect and start a new session (no RESUME)
+                    self.sessions.pop(session.id, None)
+                    session.ready = False
+                await conn.ws.close(code=4009, message=b"Session timed out.")
+                return
 
     def _token_ok(self, token: Any) -> bool:
         expected = self.server.token
@@ -161,10 +192,10 @@ class Gateway:
         }
         if session.shard is not None:
             ready["shard"] = session.shard
-        await session.send("READY", json.dumps(ready))
+        await session.send("READY", dumps(ready))
         for g in my_guilds:
             payload = st.guild_payload(g, members=session.wants(GUILD_MEMBERS), full=True)
-            await session.send("GUILD_CREATE", json.dumps(payload))
+            await session.send("GUILD_CREATE", dumps(payload))
         session.ready = True
         self.server._notify()
 
@@ -219,7 +250,7 @@ class Gateway:
                 chunk["presences"] = []
             if d.get("nonce") is not None:
                 chunk["nonce"] = d["nonce"]
-            await session.send("GUILD_MEMBERS_CHUNK", json.dumps(chunk))
+            await session.send("GUILD_MEMBERS_CHUNK", dumps(chunk))
 
     # --- sending -----------------------------------------------------------------------------------------
     async def dispatch(self, event: str, data: JSON, *, intent: int = 0, without_content: JSON | None = None) -> int:
@@ -230,8 +261,8 @@ class Gateway:
         sessions = [s for s in self.sessions.values() if s.ready and s.wants(intent)]
         if not sessions:
             return 0
-        full = json.dumps(data)
-        stripped = json.dumps(without_content) if without_content is not None else full
+        full = dumps(data)
+        stripped = dumps(without_content) if without_content is not None else full
         for s in sessions:
             await s.send(event, full if s.wants(MESSAGE_CONTENT) else stripped)
         return len(sessions)

@@ -5,6 +5,12 @@ The real discord.py client talks to it after ``point_discord_py_at(server)`` (or
 ``select``, ``submit_modal``, ``say``, ``react``) and read what each user saw (``messages``, ``dms``,
 ``visible_to``, ``InteractionRecord``).
 
+Discord's limits are on by default (``limits.py``, README "Discord's limits"): the global and per-route
+rate limits, edits of hour-old messages, channel permissions, 15-minute interaction tokens and gateway
+heartbeats; ``advance()`` moves the one server clock, ``time_scale`` shortens the rate-limit windows and
+``request_stats()`` counts every request and 429. Limits: a fake, not Discord; where Discord publishes
+no number the server uses the commonly observed one.
+
     async with DiscordServer() as server:          # start() + configure_client(); undone on exit
         guild = server.add_guild("Club", channels=["tables"])
         alice = server.add_user("alice", guilds=[guild.id])
@@ -16,9 +22,11 @@ The real discord.py client talks to it after ``point_discord_py_at(server)`` (or
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import mimetypes
+import os
 import re
 import secrets
 import socket
@@ -40,15 +48,41 @@ from .gateway import (
     GUILDS,
     Gateway,
 )
+from .limits import (
+    GLOBAL_LIMIT,
+    GLOBAL_WINDOW,
+    OLD_MESSAGE_AGE,
+    OLD_MESSAGE_EDITS,
+    TOKEN_LIFETIME,
+    Buckets,
+    Clock,
+    RateLimitHit,
+    RequestStats,
+    RouteLimit,
+    major_parameter,
+    rate_limit_headers,
+    route_limit,
+    too_many_headers,
+)
 from .state import (
+    ADD_REACTIONS,
+    ATTACH_FILES,
     COMPONENTS_V2,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     DM,
+    EMBED_LINKS,
     EPHEMERAL,
     GUILD_TEXT,
     LOADING,
+    MANAGE_MESSAGES,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     SUPPRESS_EMBEDS,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Command,
@@ -58,6 +92,7 @@ from .state import (
     Role,
     State,
     User,
+    dumps,
     iso,
     sniff_image,
 )
@@ -74,15 +109,20 @@ _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 class ApiError(Exception):
     """Raised by handlers; becomes Discord's error JSON ``{"message", "code", "errors"}``."""
 
-    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
+    def __init__(
+        self, status: int, code: int, message: str, errors: JSON | None = None, *,
+        extra: JSON | None = None, headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.extra = extra or {}  # more body fields (a 429's retry_after and global)
+        self.headers = headers or {}
 
     def response(self) -> web.Response:
-        body: JSON = {"message": self.message, "code": self.code}
+        body: JSON = {"message": self.message, "code": self.code, **self.extra}
         if self.errors:
             body["errors"] = self.errors
-        return json_response(body, status=self.status)
+        return json_response(body, status=self.status, headers=self.headers)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -90,7 +130,7 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
     hdrs = {"Content-Type": "application/json"}
     if headers:
         hdrs.update(headers)
-    return web.Response(body=json.dumps(data).encode(), status=status, headers=hdrs)
+    return web.Response(body=dumps(data).encode(), status=status, headers=hdrs)
 
 
 def no_content() -> web.Response:
@@ -157,6 +197,12 @@ class DiscordServer:
         echo_bot_messages: bool = True,
         host: str = "127.0.0.1",
         port: int = 0,
+        time_scale: float = 1.0,
+        global_rate_limit: int | None = GLOBAL_LIMIT,
+        route_rate_limits: bool = True,
+        old_message_edit_limit: bool = True,
+        token_lifetime: float | None = TOKEN_LIFETIME,
+        enforce_heartbeats: bool = True,
     ) -> None:
         """
         token: if set, REST calls and IDENTIFY must use it (else 401 / close 4004); None accepts any.
@@ -164,14 +210,36 @@ class DiscordServer:
             (3 s); a later callback gets 404 ``10062 Unknown interaction``. None disables the check.
         echo_bot_messages: dispatch MESSAGE_CREATE/UPDATE/DELETE for the bot's own messages too,
             as Discord does (to sessions with the message intents).
+
+        Discord's limits are on by default (see ``limits.py``); each can be switched off alone, and a
+        test that does so should say why:
+        time_scale: every rate-limit window is divided by it (10: 5 sends per 0.5 s per channel, 50
+            requests per 0.1 s); the numbers of requests stay Discord's.
+        global_rate_limit: requests per second on the bot token (interaction endpoints exempt); None: off.
+        route_rate_limits: per-route buckets (5 sends or edits per 5 s per channel, ...); False: off.
+        old_message_edit_limit: 429 ``30046`` past 3 edits per 6 s per channel of messages older than
+            an hour (server clock); False: off.
+        token_lifetime: seconds an interaction token opens ``/webhooks/{app}/{token}`` (15 minutes;
+            then 401 ``50027``); None: forever.
+        enforce_heartbeats: close the gateway with 4009 when the client misses its heartbeats.
         """
-        self.state = State(bot_name=bot_name)
+        if time_scale <= 0:
+            raise ValueError("time_scale must be positive")
+        self.clock = Clock()
+        self.state = State(bot_name=bot_name, now=self.clock.time)
         self.token = token
+        self.time_scale = time_scale
+        self.global_rate_limit = global_rate_limit
+        self.route_rate_limits = route_rate_limits
+        self.old_message_edit_limit = old_message_edit_limit
+        self.token_lifetime = token_lifetime
+        self._buckets = Buckets(self.clock, time_scale)
+        self.stats = RequestStats()
         self.callback_deadline = callback_deadline
         self.echo_bot_messages = echo_bot_messages
         self.host = host
         self._port = port
-        self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval)
+        self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval, enforce_heartbeats=enforce_heartbeats)
         self.unhandled: list[tuple[str, str]] = []  # (method, path) of requests no route matched
         self.errors: list[str] = []  # exceptions inside the fake itself
         # every request answered with a Discord error: (method, path, status, code, message, errors)
@@ -229,6 +297,10 @@ class DiscordServer:
         log.info("devserver listening on %s", self.root_url)
 
     async def stop(self) -> None:
+        stats_file = os.environ.get("DEVSERVER_STATS_FILE")
+        if stats_file:  # a line per server run, for reports on tests that run the server in a subprocess
+            with open(stats_file, "a", encoding="utf-8") as fh:
+                fh.write(f"{self.stats.summary()}\n")
         if self._restore is not None:
             self._restore()
             self._restore = None
@@ -297,6 +369,47 @@ class DiscordServer:
     def set_dms_open(self, user_id: int, open: bool) -> None:
         self.state.users[user_id].dms_open = open
 
+    def set_bot_permissions(self, channel_id: int, *, allow: int = 0, deny: int = 0) -> None:
+        """Give the bot a member overwrite in a channel (``deny=SEND_MESSAGES | ATTACH_FILES``, bits from
+        ``bot.devserver.state``); ``allow=deny=0`` removes it.
+
+        The server enforces it (403 ``50013 Missing Permissions``, ``50001 Missing Access`` without View
+        Channel), the channel's ``permission_overwrites`` show it (CHANNEL_UPDATE goes out now) and so
+        does every later interaction's ``app_permissions``: what the bot computes is what is enforced.
+        Threads follow their parent channel's overwrites.
+        """
+        ch = self.state.channels[channel_id]
+        if ch.type == DM or ch.is_thread:
+            raise ValueError("devserver: overwrites belong to guild channels (threads follow their parent)")
+        if allow or deny:
+            ch.overwrites[self.state.bot.id] = (1, allow, deny)
+        else:
+            ch.overwrites.pop(self.state.bot.id, None)
+        self._later(self.gateway.dispatch("CHANNEL_UPDATE", self.state.channel_payload(ch), intent=GUILDS))
+
+    def bot_permissions(self, channel_id: int) -> int:
+        """The bot's permissions in a channel as the server enforces them."""
+        return self.state.channel_permissions(self.state.channels[channel_id], self.state.bot.id)
+
+    # =======================================================================================================
+    # the clock and the accounting
+
+    def advance(self, seconds: float) -> None:
+        """Move the server's clock forward: messages age, interaction tokens expire, rate-limit windows
+        pass (real time keeps running too). Gateway heartbeats stay on real time."""
+        self.clock.advance(seconds)
+        self._notify()
+
+    def request_stats(self) -> RequestStats:
+        """Every API request by route, whether it counted against the bot token's global budget, and
+        every 429 returned (scope, route, injected or not). ``.summary()`` prints it on one line."""
+        return self.stats
+
+    def reset_stats(self) -> RequestStats:
+        """Start counting afresh; returns the counts so far."""
+        old, self.stats = self.stats, RequestStats()
+        return old
+
     def _later(self, coro: Any) -> None:
         """Run a dispatch coroutine if the loop is running and someone is connected; else drop it."""
         if not self.gateway.sessions:
@@ -313,7 +426,7 @@ class DiscordServer:
         for s in list(self.gateway.sessions.values()):
             if s.ready:
                 payload = self.state.guild_payload(guild, members=s.wants(GUILD_MEMBERS), full=True)
-                await s.send("GUILD_CREATE", json.dumps(payload))
+                await s.send("GUILD_CREATE", dumps(payload))
 
     # =======================================================================================================
     # waiting
@@ -466,12 +579,8 @@ class DiscordServer:
     def inject_rate_limit(self, method: str, path_regex: str, *, retry_after: float = 0.05, count: int = 1, is_global: bool = False) -> None:
         """HTTP 429 for the next ``count`` matching requests (discord.py sleeps ``retry_after`` and retries)."""
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
-        headers = {
-            # discord.py treats a 429 without Via as a Cloudflare ban and raises instead of retrying
-            "Via": "1.1 google",
-            "Retry-After": str(max(1, int(retry_after + 0.999))),
-            "X-RateLimit-Scope": "global" if is_global else "user",
-        }
+        # discord.py treats a 429 without Via as a Cloudflare ban and raises instead of retrying
+        headers = too_many_headers("global" if is_global else "user", retry_after)
         self._injections.append(Injection(method.upper(), re.compile(path_regex), 429, body, headers, count))
 
     async def gateway_reconnect(self) -> None:
@@ -878,19 +987,21 @@ class DiscordServer:
             payload["guild_id"] = str(guild_id)
             payload["guild"] = {"id": str(guild_id), "locale": guild.locale, "features": []}
             payload["guild_locale"] = guild.locale
-            payload["member"] = st.member_payload(guild_id, user_id, permissions=True)
-            payload["channel"]["permissions"] = str(st.member_permissions(guild_id, user_id))
-            payload["app_permissions"] = str(st.member_permissions(guild_id, st.bot.id))
+            # member.permissions and app_permissions: in this channel, overwrites included (Discord's docs)
+            in_channel = str(st.channel_permissions(channel, user_id))
+            payload["member"] = {**st.member_payload(guild_id, user_id), "permissions": in_channel}
+            payload["channel"]["permissions"] = in_channel
+            payload["app_permissions"] = str(st.channel_permissions(channel, st.bot.id))
             payload["authorizing_integration_owners"] = {"0": str(guild_id)}
             payload["context"] = 0
         else:
             payload["user"] = st.user_payload(user_id)
-            payload["app_permissions"] = str(0)
+            payload["app_permissions"] = str(st.channel_permissions(channel, st.bot.id))
             payload["authorizing_integration_owners"] = {"0": str(guild_id or 0)}
             payload["context"] = 1
         if message is not None:
             payload["message"] = st.message_payload(message)
-        rec.created = time.monotonic()
+        rec.created = self.clock.monotonic()
         sent = await self.gateway.dispatch("INTERACTION_CREATE", payload)
         if not sent:
             raise RuntimeError("devserver: no client connected to receive the interaction")
@@ -967,20 +1078,29 @@ class DiscordServer:
         self.request_count += 1
         path = request.path
         api_path = re.sub(r"^/api/v\d+", "", path)
-        response: web.StreamResponse
-        injected = self._take_injection(request.method, api_path) if path.startswith("/api/") else None
+        is_api = path.startswith("/api/")
+        route = f"{request.method} {self._route_template(request, api_path)}"
+        response: web.StreamResponse | None = None
+        limit_headers: dict[str, str] = {}
+        injected = self._take_injection(request.method, api_path) if is_api else None
+        if is_api:
+            exempt = self._interaction_endpoint(request, api_path)
+            self.stats.count(route, on_global=not exempt)
         if injected is not None:
             response = json_response(injected.body, status=injected.status, headers=injected.headers)
-        elif self.token is not None and path.startswith("/api/") and not self._auth_ok(request, api_path):
+        elif self.token is not None and is_api and not self._auth_ok(request, api_path):
             response = json_response({"message": "401: Unauthorized", "code": 0}, status=401)
-        else:
+        elif is_api:
+            response, limit_headers = self._rate_limit(request, route, exempt)
+        if response is None:
             try:
                 response = await handler(request)
             except ApiError as exc:
-                self.refused.append((request.method, api_path, exc.status, exc.code, exc.message, exc.errors))
+                if exc.status != 429:  # a 429 is retried, not refused: request_stats() keeps those
+                    self.refused.append((request.method, api_path, exc.status, exc.code, exc.message, exc.errors))
                 token = request.match_info.get("token")
                 rec = self.state.interactions_by_token.get(token) if token else None
-                if rec is not None and exc.code not in (10062, 40060):  # those two are recorded already
+                if rec is not None and exc.code not in (10062, 40060) and exc.status != 429:  # 10062/40060: recorded already
                     rec.errors.append(f"{request.method} {api_path.split('/')[-1] or api_path} refused: {exc.code} {exc.message} {exc.errors or ''}".rstrip())
                     self._notify()
                 response = exc.response()
@@ -991,8 +1111,87 @@ class DiscordServer:
                 self.errors.append(f"{request.method} {path}: {exc!r}")
                 # 400, not 500: discord.py retries 5xx for ~15 s before giving up
                 response = json_response({"message": f"devserver internal error: {exc!r}", "code": 0}, status=400)
+        if limit_headers and not response.prepared:
+            for key, value in limit_headers.items():
+                response.headers.setdefault(key, value)
+        if response.status == 429 and is_api:
+            self._record_429(request, route, api_path, response, injected=injected is not None)
+        if is_api and (response.status in (401, 403) or (response.status == 429 and response.headers.get("X-RateLimit-Scope") != "shared")):
+            self.stats.invalid += 1
         self.requests.append(RequestLog(request.method, api_path, response.status, time.monotonic() - t0))
         return response
+
+    @staticmethod
+    def _route_template(request: web.Request, api_path: str) -> str:
+        """The route as Discord's docs write it: ``/channels/{channel_id}/messages``."""
+        resource = request.match_info.route.resource
+        canonical = resource.canonical if resource is not None else api_path
+        if canonical == "/{tail}":
+            return api_path  # no route: keep the path
+        return re.sub(r"^/api/v\{version\}", "", canonical)
+
+    def _interaction_endpoint(self, request: web.Request, api_path: str) -> bool:
+        """The callback and the routes an interaction token opens: exempt from the global limit."""
+        if not api_path.startswith(("/interactions/", "/webhooks/")):
+            return False
+        return request.match_info.get("token") in self.state.interactions_by_token
+
+    def _rate_limit(self, request: web.Request, route: str, exempt: bool) -> tuple[web.Response | None, dict[str, str]]:
+        """Take the request from the global budget and its route's bucket: (a 429 or None, headers)."""
+        if self.global_rate_limit is not None and not exempt:
+            kind = RouteLimit("global", self.global_rate_limit, GLOBAL_WINDOW)
+            v = self._buckets.take(kind, "bot-token")
+            if not v.allowed:
+                body = {"message": "You are being rate limited.", "retry_after": round(v.retry_after, 3), "global": True}
+                return json_response(body, status=429, headers=too_many_headers("global", v.retry_after)), {}
+        if not self.route_rate_limits:
+            return None, {}
+        method, template = route.split(" ", 1)
+        kind = route_limit(method, template)
+        v = self._buckets.take(kind, major_parameter(dict(request.match_info)))
+        headers = rate_limit_headers(kind, v)
+        if not v.allowed:
+            body = {"message": "You are being rate limited.", "retry_after": round(v.retry_after, 3), "global": False}
+            return json_response(body, status=429, headers={**headers, **too_many_headers("user", v.retry_after)}), headers
+        return None, headers
+
+    def _record_429(self, request: web.Request, route: str, api_path: str, response: web.StreamResponse, *, injected: bool) -> None:
+        body: JSON = {}
+        if isinstance(response, web.Response) and response.body is not None:
+            with contextlib.suppress(ValueError, TypeError):
+                body = json.loads(bytes(cast(bytes, response.body)))
+        self.stats.record_429(
+            RateLimitHit(
+                method=request.method, route=route, path=api_path,
+                scope=response.headers.get("X-RateLimit-Scope", "user"),
+                retry_after=float(body.get("retry_after") or 0.0), injected=injected,
+                code=body.get("code") if isinstance(body.get("code"), int) and body.get("code") else None,
+            )
+        )
+
+    def _check_old_edit(self, msg: Message) -> None:
+        """Edits of messages older than an hour: 3 per 6 s per channel, then 429 ``30046`` (scope shared)."""
+        if not self.old_message_edit_limit:
+            return
+        if self.clock.time() - msg.created_at.timestamp() < OLD_MESSAGE_AGE:
+            return
+        v = self._buckets.take(OLD_MESSAGE_EDITS, f"channel:{msg.channel_id}")
+        if not v.allowed:
+            raise ApiError(
+                429, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later",
+                extra={"retry_after": round(v.retry_after, 3), "global": False},
+                headers=too_many_headers("shared", v.retry_after),
+            )
+
+    def _require(self, ch: Channel, needed: int) -> None:
+        """403 unless the bot holds ``needed`` in guild channel ``ch`` (a DM's limits are its own: 50007)."""
+        if ch.type == DM:
+            return
+        have = self.state.channel_permissions(ch, self.state.bot.id)
+        if not have & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if needed & ~have:
+            raise ApiError(403, 50013, "Missing Permissions")
 
     def _auth_ok(self, request: web.Request, api_path: str) -> bool:
         if api_path.startswith(("/interactions/", "/webhooks/")):
@@ -1173,7 +1372,7 @@ class DiscordServer:
             raise ApiError(400, problem[0], problem[1], problem[2])
         if not msg.loading:  # filling in a deferred "thinking" message is not an edit
             msg.history.append(msg.snapshot())
-            msg.edited_at = iso()
+            msg.edited_at = iso(self.mark())  # the server's clock
         for a in attachments:
             self.state.attach_url(msg.channel_id, a)
         msg.content, msg.components, msg.attachments, msg.flags = content, components, attachments, flags
@@ -1397,7 +1596,9 @@ class DiscordServer:
     # --- routes: channels and messages --------------------------------------------------------------------------
 
     async def _get_channel(self, request: web.Request) -> web.Response:
-        return json_response(self.state.channel_payload(self._channel(request)))
+        ch = self._channel(request)
+        self._require(ch, 0)
+        return json_response(self.state.channel_payload(ch))
 
     async def _patch_channel(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
@@ -1437,6 +1638,7 @@ class DiscordServer:
 
     async def _list_messages(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self._require(ch, READ_MESSAGE_HISTORY)
         q = request.query
         limit = max(1, min(100, int(q.get("limit", 50))))
         msgs = self.messages(ch.id)
@@ -1461,6 +1663,14 @@ class DiscordServer:
             user = st.users[ch.recipient_id or 0]
             if not user.dms_open or user.bot:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
+        needed = SEND_MESSAGES_IN_THREADS if ch.is_thread else SEND_MESSAGES
+        if files or (isinstance(body, dict) and body.get("attachments")):
+            needed |= ATTACH_FILES
+        if isinstance(body, dict) and body.get("embeds"):
+            needed |= EMBED_LINKS
+        if isinstance(body, dict) and body.get("message_reference"):
+            needed |= READ_MESSAGE_HISTORY
+        self._require(ch, needed)
         if ch.is_thread:
             if ch.locked:
                 raise ApiError(403, 50083, "Thread is archived")
@@ -1488,6 +1698,7 @@ class DiscordServer:
 
     async def _get_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
+        self._require(ch, READ_MESSAGE_HISTORY)
         return json_response(self.state.message_payload(self._channel_message(ch, request.match_info["message_id"])))
 
     async def _patch_message(self, request: web.Request) -> web.Response:
@@ -1498,6 +1709,9 @@ class DiscordServer:
             changes = set(body) - {"flags"}
             if changes:
                 raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        new_embeds = isinstance(body, dict) and bool(body.get("embeds"))
+        self._require(ch, (ATTACH_FILES if files else 0) | (EMBED_LINKS if new_embeds else 0))
+        self._check_old_edit(msg)
         self._apply_edit(msg, body, files)
         await self._announce_update(msg)
         self._notify()
@@ -1506,6 +1720,10 @@ class DiscordServer:
     async def _delete_message(self, request: web.Request) -> web.Response:
         ch = self._channel(request)
         msg = self._channel_message(ch, request.match_info["message_id"])
+        if msg.author_id != self.state.bot.id:
+            self._require(ch, MANAGE_MESSAGES)
+        else:
+            self._require(ch, 0)
         msg.deleted = True
         await self._announce_delete(msg)
         self._notify()
@@ -1523,7 +1741,8 @@ class DiscordServer:
         return no_content()
 
     async def _typing(self, request: web.Request) -> web.Response:
-        self._channel(request)
+        ch = self._channel(request)
+        self._require(ch, SEND_MESSAGES_IN_THREADS if ch.is_thread else SEND_MESSAGES)
         return no_content()
 
     async def _create_thread(self, request: web.Request) -> web.Response:
@@ -1536,6 +1755,8 @@ class DiscordServer:
             raise ApiError(400, 50035, "Invalid Form Body", {"name": _e("Must be between 1 and 100 in length.")})
         st = self.state
         raw_mid = request.match_info.get("message_id")
+        private = raw_mid is None and int(body.get("type") or PRIVATE_THREAD) == PRIVATE_THREAD
+        self._require(parent, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
         if raw_mid is not None:  # thread from a message: Discord gives it the message's id
             starter = self._channel_message(parent, raw_mid)
             if starter.id in st.channels:
@@ -1568,6 +1789,7 @@ class DiscordServer:
 
     async def _add_thread_member(self, request: web.Request) -> web.Response:
         ch, uid = self._thread(request)
+        self._require(ch, SEND_MESSAGES_IN_THREADS)
         ch.thread_members.add(uid)
         self._notify()
         return no_content()
@@ -1583,6 +1805,7 @@ class DiscordServer:
         msg = self._channel_message(ch, request.match_info["message_id"])
         if request.match_info["user_id"] != "@me":
             raise ApiError(404, 0, "404: Not Found")
+        self._require(ch, ADD_REACTIONS | READ_MESSAGE_HISTORY)
         msg.reactions.setdefault(request.match_info["emoji"], set()).add(self.state.bot.id)
         self._notify()
         return no_content()
@@ -1669,8 +1892,9 @@ class DiscordServer:
             rec.errors.append("callback after the interaction was already acknowledged")
             self._notify()
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if self.callback_deadline is not None and time.monotonic() - rec.created > self.callback_deadline:
-            rec.errors.append(f"callback after {time.monotonic() - rec.created:.2f}s (deadline {self.callback_deadline}s)")
+        waited = self.clock.monotonic() - rec.created
+        if self.callback_deadline is not None and waited > self.callback_deadline:
+            rec.errors.append(f"callback after {waited:.2f}s (deadline {self.callback_deadline}s)")
             self._notify()
             raise ApiError(404, 10062, "Unknown interaction")
         ctype = int(body.get("type", 0))
@@ -1722,7 +1946,7 @@ class DiscordServer:
             raise ApiError(400, 50035, "Invalid Form Body", {"type": _e(f"Unknown interaction response type {ctype}")})
         rec.callback_type = ctype
         rec.callback_payload = body
-        rec.responded_at = time.monotonic()
+        rec.responded_at = self.clock.monotonic()
         if message is not None and ctype in (4, 5):
             await self._announce_create(message)
         elif message is not None and ctype == 7:
@@ -1750,6 +1974,8 @@ class DiscordServer:
         rec = self.state.interactions_by_token.get(request.match_info["token"])
         if rec is None or rec.callback_type is None:
             raise ApiError(404, 10015, "Unknown Webhook")
+        if self.token_lifetime is not None and self.clock.monotonic() - rec.created > self.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
     def _webhook_message(self, rec: InteractionRecord, raw: str) -> Message:
@@ -1801,6 +2027,7 @@ class DiscordServer:
         rec = self._webhook_interaction(request)
         msg = self._webhook_message(rec, request.match_info["message_id"])
         body, files = await self._read_body(request)
+        self._check_old_edit(msg)
         self._apply_edit(msg, body, files)
         if msg.id not in rec.sent_ids and msg.id not in rec.edited_ids:
             rec.edited_ids.append(msg.id)

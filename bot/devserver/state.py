@@ -1,15 +1,17 @@
 """What the fake Discord server remembers: users, guilds, channels, messages, commands, interactions.
 
-Plain records plus the functions that turn them into Discord's JSON shapes (v10). The HTTP/gateway
+Plain records plus the functions that turn them into Discord's JSON shapes (v10), and the permission
+arithmetic (roles, then channel overwrites) both the server's checks and the payloads use. The HTTP/gateway
 side lives in ``server.py``; nothing here touches sockets.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,20 +29,37 @@ SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
 COMPONENTS_V2 = 1 << 15
 
-# Permission bits used for defaults
+# Permission bits
 ADMINISTRATOR = 1 << 3
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+SEND_TTS_MESSAGES = 1 << 12
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 53) - 1
 DEFAULT_MEMBER_PERMISSIONS = (
-    (1 << 6)  # add reactions
-    | (1 << 10)  # view channel
-    | (1 << 11)  # send messages
-    | (1 << 14)  # embed links
-    | (1 << 15)  # attach files
-    | (1 << 16)  # read message history
-    | (1 << 31)  # use application commands
-    | (1 << 35)  # create public threads
-    | (1 << 38)  # send messages in threads
+    ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 )
-BOT_PERMISSIONS = ADMINISTRATOR | DEFAULT_MEMBER_PERMISSIONS | (1 << 13) | (1 << 34) | (1 << 36)
+# the bot's managed role: what the README's invite link grants (no Administrator, so channel
+# overwrites apply to it as on Discord), plus managing its own threads and messages
+BOT_PERMISSIONS = DEFAULT_MEMBER_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS | CREATE_PRIVATE_THREADS
+# app_permissions in the bot's DMs: Discord's DM permissions (receiving-and-responding.mdx: ATTACH_FILES,
+# EMBED_LINKS, MENTION_EVERYONE and, in the bot's own DMs, USE_EXTERNAL_EMOJIS)
+DM_APP_PERMISSIONS = (
+    ADD_REACTIONS | VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
+    | MENTION_EVERYONE | USE_EXTERNAL_EMOJIS | USE_APPLICATION_COMMANDS
+)
 
 # Channel types
 GUILD_TEXT = 0
@@ -49,18 +68,23 @@ PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _MENTION_RE = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION_RE = re.compile(r"<@&(\d+)>")
 
 
 class Snowflakes:
-    """Time-based, strictly increasing snowflake ids (so ``created_at`` looks right in discord.py)."""
+    """Time-based, strictly increasing snowflake ids (so ``created_at`` looks right in discord.py).
 
-    def __init__(self) -> None:
+    ``now`` gives epoch seconds: the server's clock, so a message's age follows ``server.advance()``.
+    """
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
         self._last = 0
+        self._now = now
 
     def __call__(self) -> int:
-        value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        value = (int(self._now() * 1000) - DISCORD_EPOCH_MS) << 22
         if value <= self._last:
             value = self._last + 1
         self._last = value
@@ -87,6 +111,22 @@ def sniff_image(data: bytes) -> tuple[str | None, int | None, int | None]:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp", None, None
     return None, None, None
+
+
+def valid_unicode(text: str) -> str:
+    """``text`` as Discord could deliver it: surrogate pairs joined, lone surrogates made U+FFFD.
+
+    Discord sends valid UTF-8 JSON; a lone surrogate (which only Python strings can hold) would reach
+    the client as an escape that strict parsers (orjson, which discord.py uses when installed) refuse.
+    """
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def dumps(data: Any) -> str:
+    """JSON text for the wire: UTF-8 characters as they are, never a lone surrogate."""
+    return valid_unicode(json.dumps(data, ensure_ascii=False))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -196,6 +236,8 @@ class Channel:
     thread_members: set[int] = field(default_factory=set)
     last_message_id: int | None = None
     message_count: int = 0
+    # permission overwrites by role or member id: (type 0 role / 1 member, allow, deny)
+    overwrites: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:
@@ -408,7 +450,7 @@ class InteractionRecord:
         self.channel_id = channel_id
         self.data = data
         self.message_id = message_id  # component/modal interactions: the message it came from
-        self.created = time.monotonic()
+        self.created = server.clock.monotonic()  # the server's clock: tokens expire on it
         self.responded_at: float | None = None
         self.callback_type: int | None = None
         self.callback_payload: JSON | None = None
@@ -512,8 +554,8 @@ class InteractionRecord:
 class State:
     """All records, plus Discord JSON for each. The server owns one."""
 
-    def __init__(self, *, bot_name: str = "Jantaku") -> None:
-        self.snowflake = Snowflakes()
+    def __init__(self, *, bot_name: str = "Jantaku", now: Callable[[], float] = time.time) -> None:
+        self.snowflake = Snowflakes(now)
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
@@ -606,6 +648,40 @@ class State:
             perms |= BOT_PERMISSIONS
         return perms
 
+    def channel_permissions(self, ch: Channel, user_id: int) -> int:
+        """A member's permissions in a channel: roles, then the channel's overwrites (Discord's order).
+
+        Threads take their parent's overwrites. Without View Channel nothing else is granted; without
+        Send Messages, embeds, files, TTS and @everyone are denied too (as discord.py computes it).
+        """
+        if ch.type == DM:
+            return DM_APP_PERMISSIONS
+        assert ch.guild_id is not None
+        guild = self.guilds[ch.guild_id]
+        perms = self.member_permissions(ch.guild_id, user_id)
+        if perms & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        source = self.channels.get(ch.parent_id or 0, ch) if ch.is_thread else ch
+        ows = source.overwrites
+        if guild.id in ows:
+            _, allow, deny = ows[guild.id]
+            perms = (perms & ~deny) | allow
+        member = guild.members.get(user_id)
+        role_allow = role_deny = 0
+        for rid in member.roles if member is not None else []:
+            if rid in ows and ows[rid][0] == 0:
+                role_allow |= ows[rid][1]
+                role_deny |= ows[rid][2]
+        perms = (perms & ~role_deny) | role_allow
+        if user_id in ows and ows[user_id][0] == 1:
+            _, allow, deny = ows[user_id]
+            perms = (perms & ~deny) | allow
+        if not perms & SEND_MESSAGES:
+            perms &= ~(SEND_TTS_MESSAGES | MENTION_EVERYONE | EMBED_LINKS | ATTACH_FILES)
+        if not perms & VIEW_CHANNEL:
+            return 0
+        return perms
+
     # --- payloads ------------------------------------------------------------------------------------
     def user_payload(self, user_id: int) -> JSON:
         user = self.users.get(user_id)
@@ -651,7 +727,10 @@ class State:
             "guild_id": str(ch.guild_id),
             "name": ch.name,
             "position": ch.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [
+                {"id": str(oid), "type": t, "allow": str(allow), "deny": str(deny)}
+                for oid, (t, allow, deny) in ch.overwrites.items()
+            ],
             "nsfw": False,
             "parent_id": str(ch.parent_id) if ch.parent_id else None,
             "topic": ch.topic,

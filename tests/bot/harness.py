@@ -45,8 +45,13 @@ class Club:
 
 
 @asynccontextmanager
-async def club(tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", "dave", "erin"), closed_dms: tuple[str, ...] = ()) -> AsyncIterator[Club]:
-    server = DiscordServer()
+async def club(
+    tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", "dave", "erin"), closed_dms: tuple[str, ...] = (),
+    time_scale: float = 1.0,
+) -> AsyncIterator[Club]:
+    """The bot against a devserver with Discord's limits on; ``time_scale`` divides the rate-limit windows
+    (a test that plays whole games passes one: under Discord's 5 edits per 5 s per channel they take minutes)."""
+    server = DiscordServer(time_scale=time_scale)
     await server.start()
     restore = server.configure_client()
     guild = server.add_guild("Test club", channels=("mahjong",))
@@ -62,6 +67,7 @@ async def club(tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", 
         await server.wait_for_commands(["table"], guild.id, timeout=10)
         yield Club(server, bot, guild.id, guild.channel_ids[0], users, db)
     finally:
+        print(f"devserver: {server.request_stats().summary()}")  # shown with -s: what the limits did
         await bot.close()
         runner.cancel()
         with suppress(asyncio.CancelledError, Exception):

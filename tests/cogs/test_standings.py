@@ -93,7 +93,9 @@ def _dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 def test_season_with_bot_and_typed_games_gives_the_expected_leaderboard(tmp_path: Path) -> None:
     async def main() -> None:
-        async with club(tmp_path) as c:
+        # time_scale 10: under Discord's real windows (5 sends or edits per 5 s per channel) the bot game
+        # outlasts _play_out's click loop; the same limits, ten times faster
+        async with club(tmp_path, time_scale=10) as c:
             await c.server.wait_for_commands(["season", "result", "leaderboard", "stats"], c.guild_id, timeout=10)
             await _organiser(c)
             assert "has started" in _reply(c, await c.slash("alice", "season start", {"name": "Spring", "ruleset": "riichi"}))
