@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import COUNT_LIMIT, load_json, range_error, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -68,7 +69,7 @@ def _code(suit: str, d: str) -> int:
 def tile_code(p: Any) -> int:
     """Majiang tile (``"m5"``, ``"m0"`` red five, ``"z1"``..``"z7"``) -> tile code; suffixes ``_*`` ignored."""
     if not isinstance(p, str) or len(p) < 2 or p[0] not in "mpsz" or not p[1].isdigit():
-        raise _Bad(f"{p!r} is not a Majiang tile")
+        raise _Bad(f"{shown(p)} is not a Majiang tile")
     if p[0] == "z" and p[1] == "0":
         raise _Bad(f'"{p}" is not a Majiang tile')
     return _code(p[0], p[1])
@@ -77,7 +78,7 @@ def tile_code(p: Any) -> int:
 def _concealed(s: Any) -> list[int]:
     """Concealed tiles of a hand string (``"m123p406s789z11"``), calls after ',' ignored."""
     if not isinstance(s, str):
-        raise _Bad(f"hand {s!r} is not a string")
+        raise _Bad(f"hand {shown(s)} is not a string")
     out: list[int] = []
     suit = ""
     for ch in s.split(",")[0]:
@@ -102,7 +103,7 @@ class _Meld:
 
 def _parse_meld(m: Any) -> _Meld:
     if not isinstance(m, str) or len(m) < 4 or m[0] not in "mpsz":
-        raise _Bad(f"{m!r} is not a Majiang call")
+        raise _Bad(f"{shown(m)} is not a Majiang call")
     tiles: list[int] = []
     called = None
     offset = 0
@@ -116,13 +117,16 @@ def _parse_meld(m: Any) -> _Meld:
             called = len(tiles) - 1
             offset = _MARKERS[ch]
         else:
-            raise _Bad(f'"{m}" is not a Majiang call')
+            raise _Bad(f'{shown(m)} is not a Majiang call')
     return _Meld(tuple(tiles), called, offset, called == 2 and after_marker == 1 and len(tiles) == 4)
 
 
 def _int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
-        raise _Bad(f"{what} is {x!r}, not an integer")
+        raise _Bad(f"{what} is {shown(x)}, not an integer")
+    bad = range_error(x, what)
+    if bad:
+        raise _Bad(bad)
     return x
 
 
@@ -193,7 +197,7 @@ class _Parser:
         jushu = _int(b.get("jushu"), "jushu")
         honba = _int(b.get("changbang"), "changbang")
         sticks = _int(b.get("lizhibang"), "lizhibang")
-        if not (0 <= wind < 4 and 0 <= jushu < 4 and honba >= 0 and sticks >= 0):
+        if not (0 <= wind < 4 and 0 <= jushu < 4 and 0 <= honba <= COUNT_LIMIT and 0 <= sticks <= COUNT_LIMIT):
             raise _Bad("zhuangfeng / jushu / changbang / lizhibang out of range")
         base = (self.qijia + jushu) % 4
         defen = _ints4(b.get("defen"), "qipai defen")
@@ -346,7 +350,7 @@ class _Parser:
             raise _Bad("hule has no hupai list")
         for y in hupai:
             if not isinstance(y, dict) or not isinstance(y.get("name"), str):
-                raise _Bad(f"hupai entry {y!r} has no name")
+                raise _Bad(f"hupai entry {shown(y)} has no name")
             f = y.get("fanshu")
             if isinstance(f, str) and f and set(f) == {"*"}:
                 yaku.append((y["name"], 13 * len(f)))
@@ -377,7 +381,7 @@ class _Parser:
     def pingju(self, st: _Hand, b: dict[str, Any]) -> None:
         name = b.get("name")
         if not isinstance(name, str) or name not in _DRAWS:
-            raise _Bad(f"unknown pingju name {name!r}")
+            raise _Bad(f"unknown pingju name {shown(name)}")
         kind = _DRAWS[name]
         if kind == DrawKind.TRIPLE_RON:
             st.pending_riichi = None  # the discard was (triple-)ronned
@@ -456,7 +460,7 @@ class _Parser:
             try:
                 final_results = tuple(float(x) for x in point)
             except (TypeError, ValueError):
-                raise _Bad(f'"point" {point!r} is not 4 numbers') from None
+                raise _Bad(f'"point" {shown(point)} is not 4 numbers') from None
         return GameRecord(
             path=self.path,
             format="majiang",
@@ -478,8 +482,9 @@ def parse_majiang(obj: dict[str, Any], path: str = "") -> GameRecord:
         return _Parser(where).run(obj)
     except _Bad as e:
         raise LogFormatError(f"{where}: {e}") from None
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:  # defensive: never leak
-        raise LogFormatError(f"{where}: malformed Majiang data ({type(e).__name__}: {e})") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # defensive: never leak
+        raise LogFormatError(f"{where}: malformed Majiang data ({type(e).__name__}: {shown(str(e), 80)})") from None
 
 
 def load_majiang(path: str | Path) -> list[GameRecord]:
@@ -491,7 +496,7 @@ def load_majiang(path: str | Path) -> list[GameRecord]:
     except OSError as e:
         raise LogFormatError(f"{path}: cannot be read ({e.strerror or e})") from None
     try:
-        obj = json.loads(text)
+        obj = load_json(text, str(path))
     except json.JSONDecodeError as e:
         raise LogFormatError(
             f"{path}: not valid JSON (truncated or corrupt) at line {e.lineno}, column {e.colno}: {e.msg}"

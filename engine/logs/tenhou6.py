@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import COUNT_LIMIT, load_json, range_error, shown
 from engine.logs.record import (
     RULESET_KEY,
     Call,
@@ -86,12 +87,15 @@ def tile_code(t: int) -> int:
             return 27 + rank - 1
     elif 51 <= t <= 53:
         return ((t - 51) * 9 + 4) | RED
-    raise _Bad(f"{t!r} is not a tenhou6 tile number")
+    raise _Bad(f"{shown(t)} is not a tenhou6 tile number")
 
 
 def _int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
-        raise _Bad(f"{what} is {x!r}, not an integer")
+        raise _Bad(f"{what} is {shown(x)}, not an integer")
+    bad = range_error(x, what)
+    if bad:
+        raise _Bad(bad)
     return x
 
 
@@ -481,7 +485,7 @@ class _HandSim:
         yakuman = 0
         for y in info[4:]:
             if not isinstance(y, str):
-                raise _Bad(f"yaku entry {y!r} is not a string")
+                raise _Bad(f"yaku entry {shown(y)} is not a string")
             name, h, n = _parse_yaku(y)
             yaku.append((name, h))
             yakuman += n
@@ -531,6 +535,8 @@ def _parse_hand(raw: Any, index: int) -> HandRecord:
     rnd, honba, sticks = head
     if min(head) < 0:
         raise _Bad(f"[round, honba, sticks] = {head} has a negative number")
+    if honba > COUNT_LIMIT or sticks > COUNT_LIMIT:
+        raise _Bad(f"[round, honba, sticks] = {head}: honba and sticks must be at most {COUNT_LIMIT}")
     scores = _ints(h[1], "scores", 4)
     indicators = _tiles(h[2], "dora indicators")
     if not indicators:
@@ -678,8 +684,9 @@ def _wrap(objs: Sequence[Any], path: str) -> GameRecord:
         return _parse_checked(objs, where)
     except _Bad as e:
         raise LogFormatError(f"{where}: {e}") from None
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:  # defensive: never leak
-        raise LogFormatError(f"{where}: malformed tenhou6 data ({type(e).__name__}: {e})") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # defensive: never leak
+        raise LogFormatError(f"{where}: malformed tenhou6 data ({type(e).__name__}: {shown(str(e), 80)})") from None
 
 
 def parse_tenhou6(obj: dict[str, Any], path: str = "") -> GameRecord:
@@ -748,7 +755,7 @@ def load_tenhou6(path: str | Path) -> list[GameRecord]:
             if not line.strip():
                 continue
             try:
-                objs.append(json.loads(line))
+                objs.append(load_json(line, f"{path}: line {n}"))
             except json.JSONDecodeError as e:
                 raise LogFormatError(
                     f"{path}: line {n} is not valid JSON (truncated or corrupt): {e.msg}"
@@ -757,7 +764,7 @@ def load_tenhou6(path: str | Path) -> list[GameRecord]:
             raise LogFormatError(f"{path}: empty file")
     else:
         try:
-            objs.append(json.loads(text))
+            objs.append(load_json(text, str(path)))
         except json.JSONDecodeError as e:
             raise LogFormatError(
                 f"{path}: not valid JSON (truncated or corrupt) at line {e.lineno}, column {e.colno}: {e.msg}"
