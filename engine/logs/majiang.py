@@ -71,7 +71,7 @@ def tile_code(p: Any) -> int:
     if not isinstance(p, str) or len(p) < 2 or p[0] not in "mpsz" or not p[1].isdigit():
         raise _Bad(f"{shown(p)} is not a Majiang tile")
     if p[0] == "z" and p[1] == "0":
-        raise _Bad(f'"{p}" is not a Majiang tile')
+        raise _Bad(f'{shown(p)} is not a Majiang tile')
     return _code(p[0], p[1])
 
 
@@ -86,10 +86,10 @@ def _concealed(s: Any) -> list[int]:
             suit = ch
         elif ch.isdigit():
             if not suit:
-                raise _Bad(f'hand "{s}" has digits before a suit letter')
+                raise _Bad(f'hand {shown(s)} has digits before a suit letter')
             out.append(_code(suit, ch))
         elif ch not in "*_":
-            raise _Bad(f'hand "{s}" has the unexpected character "{ch}"')
+            raise _Bad(f'hand {shown(s)} has the unexpected character {shown(ch)}')
     return out
 
 
@@ -248,11 +248,11 @@ class _Parser:
         assert isinstance(p, str)
         flags = p[2:]
         if any(c not in "_*" for c in flags):
-            raise _Bad(f'discard "{p}" has an unknown suffix')
+            raise _Bad(f'discard {shown(p)} has an unknown suffix')
         tsumogiri = "_" in flags
         riichi = "*" in flags
         if tsumogiri and st.last_draw[seat] != t:
-            raise _Bad(f'player {seat} discards "{p}" as tsumogiri but did not just draw it')
+            raise _Bad(f'player {seat} discards {shown(p)} as tsumogiri but did not just draw it')
         self.take(st, seat, t, "discards")
         st.last_draw[seat] = None
         st.last_tile, st.last_from = t, seat
@@ -266,20 +266,20 @@ class _Parser:
         seat = self.seat(st, b)
         m = _parse_meld(b.get("m"))
         if m.called is None or len(m.tiles) not in (3, 4):
-            raise _Bad(f'fulou "{b.get("m")}" is not a chi, pon or daiminkan')
+            raise _Bad(f'fulou {shown(b.get("m"))} is not a chi, pon or daiminkan')
         frm = (seat + m.offset) % 4
         t = m.tiles[m.called]
         if st.last_from != frm or st.last_tile != t:
-            raise _Bad(f'fulou "{b.get("m")}" takes a tile that player {frm} did not just discard')
+            raise _Bad(f'fulou {shown(b.get("m"))} takes a tile that player {frm} did not just discard')
         kinds = sorted(c & ~RED for c in m.tiles)
         if len(set(kinds)) == 1:
             kind = CallKind.PON if len(m.tiles) == 3 else CallKind.DAIMINKAN
         elif len(m.tiles) == 3 and kinds[0] < 27 and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]:
             kind = CallKind.CHI
             if m.offset != 3:
-                raise _Bad(f'chi "{b.get("m")}" not from the kamicha')
+                raise _Bad(f'chi {shown(b.get("m"))} not from the kamicha')
         else:
-            raise _Bad(f'fulou "{b.get("m")}" is not a chi, pon or daiminkan')
+            raise _Bad(f'fulou {shown(b.get("m"))} is not a chi, pon or daiminkan')
         consumed = m.tiles[: m.called] + m.tiles[m.called + 1 :]
         for c in consumed:
             self.take(st, seat, c, f"calls {kind.value} with")
@@ -294,7 +294,7 @@ class _Parser:
         seat = self.seat(st, b)
         m = _parse_meld(b.get("m"))
         if len(m.tiles) != 4 or len({c & ~RED for c in m.tiles}) != 1:
-            raise _Bad(f'gang "{b.get("m")}" is not four of one tile')
+            raise _Bad(f'gang {shown(b.get("m"))} is not four of one tile')
         if m.called is None:
             for c in m.tiles:
                 self.take(st, seat, c, "calls ankan with")
@@ -307,7 +307,7 @@ class _Parser:
             ev = Call(seat, CallKind.KAKAN, added, (added,))
             st.last_tile = added
         else:
-            raise _Bad(f'gang "{b.get("m")}" is neither an ankan nor a kakan')
+            raise _Bad(f'gang {shown(b.get("m"))} is neither an ankan nor a kakan')
         st.last_from = seat
         st.last_draw[seat] = None
         st.rinshan[seat] = True
@@ -440,7 +440,7 @@ class _Parser:
                             raise _Bad("qipai in the middle of a hand")
                         handler = handlers.get(name)
                         if handler is None:
-                            raise _Bad(f'unknown event "{name}"')
+                            raise _Bad(f'unknown event {shown(name)}')
                         if st.ended and not (name == "hule" and isinstance(st.record.events[-1], Win)):
                             raise _Bad(f"{name} after the hand ended")
                         handler(st, body)

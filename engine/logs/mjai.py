@@ -400,7 +400,7 @@ class _Parser:
                 raise _Bad(f'"reason" is {shown(reason)}, not a string')
             key = reason.lower().replace("_", "").replace("-", "")
             if key not in _REASONS:
-                raise _Bad(f'unknown ryukyoku reason "{reason}"')
+                raise _Bad(f'unknown ryukyoku reason {shown(reason)}')
             kind = _REASONS[key]
         deltas = _deltas(ev) if "deltas" in ev else (0, 0, 0, 0)
         tenpai: tuple[int, ...] | None = None

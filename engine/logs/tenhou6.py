@@ -135,12 +135,12 @@ _MELD_SIZES = {"c": 3, "p": 3, "m": 4, "a": 4, "k": 4}
 def _parse_meld(s: str) -> _Meld:
     letters = [(i, ch) for i, ch in enumerate(s) if not ch.isdigit()]
     if len(letters) != 1 or letters[0][1] not in _MELD_SIZES:
-        raise _Bad(f'"{s}" is not a tenhou6 call string')
+        raise _Bad(f'{shown(s)} is not a tenhou6 call string')
     pos, letter = letters[0]
     digits = s[:pos] + s[pos + 1 :]
     size = _MELD_SIZES[letter]
     if pos % 2 or len(digits) != 2 * size or pos // 2 >= size:
-        raise _Bad(f'"{s}" is not a tenhou6 call string')
+        raise _Bad(f'{shown(s)} is not a tenhou6 call string')
     tiles = tuple(int(digits[i : i + 2]) for i in range(0, len(digits), 2))
     for t in tiles:
         tile_code(t)
@@ -163,10 +163,10 @@ def _parse_points(text: str) -> tuple[int | None, int | None, int | None]:
     if m:
         fu, han = int(m.group(1)), int(m.group(2))
     elif not text.startswith(_LIMIT_NAMES):
-        raise _Bad(f'points text "{text}" is neither "<fu>符<han>飜…" nor a limit hand')
+        raise _Bad(f'points text {shown(text)} is neither "<fu>符<han>飜…" nor a limit hand')
     p = _POINTS.search(text)
     if p is None:
-        raise _Bad(f'points text "{text}" has no "<points>点"')
+        raise _Bad(f'points text {shown(text)} has no "<points>点"')
     a = int(p.group(1))
     if p.group(2) is not None:  # non-dealer tsumo: each non-dealer pays a, the dealer b
         points = 2 * a + int(p.group(2))
@@ -181,7 +181,7 @@ def _parse_yaku(text: str) -> tuple[str, int, int]:
     """'立直(1飜)' -> ('立直', 1, 0); '大三元(役満)' -> ('大三元', 13, 1)."""
     m = _YAKU.match(text)
     if m is None:
-        raise _Bad(f'yaku text "{text}" is not "<name>(<n>飜)" or "<name>(役満)"')
+        raise _Bad(f'yaku text {shown(text)} is not "<name>(<n>飜)" or "<name>(役満)"')
     if m.group(2) is not None:
         return m.group(1), int(m.group(2)), 0
     n = int(m.group(3)) if m.group(3) else 1
@@ -291,7 +291,7 @@ class _HandSim:
                 elif m.letter == "k":
                     self.kakan(turn, m)
                 else:
-                    raise _Bad(f'{where} is the call "{entry}", which belongs in a draw list')
+                    raise _Bad(f'{where} is the call {shown(entry)}, which belongs in a draw list')
                 if turn in ron_from and self.ki[turn] == len(self.discards[turn]):
                     self.win_from = turn
                     break  # robbed kan (chankan)
@@ -303,7 +303,7 @@ class _HandSim:
             if isinstance(entry, str):
                 riichi = True
                 if not entry[1:].isdigit():
-                    raise _Bad(f'{where} "{entry}" is not a riichi discard')
+                    raise _Bad(f'{where} {shown(entry)} is not a riichi discard')
                 num = int(entry[1:])
             else:
                 num = _int(entry, where)
@@ -367,10 +367,10 @@ class _HandSim:
                 continue
             m = _parse_meld(entry)
             if m.letter not in "cpm":
-                raise _Bad(f'seat {seat} draw list has "{entry}", which is not chi, pon or daiminkan')
+                raise _Bad(f'seat {seat} draw list has {shown(entry)}, which is not chi, pon or daiminkan')
             frm = (seat + (3 if m.letter == "c" else _from_offset(m))) % 4
             if m.letter == "c" and m.before != 0:
-                raise _Bad(f'chi "{entry}" must start with "c"')
+                raise _Bad(f'chi {shown(entry)} must start with "c"')
             if frm != discarder or tile_code(m.marked) != tile:
                 continue
             found.append((seat, m))
@@ -458,7 +458,7 @@ class _HandSim:
                 tenpai = tuple(s for s in range(4) if deltas[s] > 0)
             self.events.append(HandDraw(kind, tuple(deltas), tenpai))
         else:
-            raise _Bad(f'unknown result "{name}"')
+            raise _Bad(f'unknown result {shown(name)}')
         for s in range(4):
             if self.di[s] != len(self.draws[s]) or self.ki[s] != len(self.discards[s]):
                 raise _Bad(
@@ -535,6 +535,8 @@ def _parse_hand(raw: Any, index: int) -> HandRecord:
     rnd, honba, sticks = head
     if min(head) < 0:
         raise _Bad(f"[round, honba, sticks] = {head} has a negative number")
+    if rnd > 15:
+        raise _Bad(f"[round, honba, sticks] = {head}: the round is 0..15 (East 1 to North 4)")
     if honba > COUNT_LIMIT or sticks > COUNT_LIMIT:
         raise _Bad(f"[round, honba, sticks] = {head}: honba and sticks must be at most {COUNT_LIMIT}")
     scores = _ints(h[1], "scores", 4)

@@ -398,6 +398,8 @@ class _Parser:
             raise self.fail(f"oya={oya} is not a seat of a {self.players}-player game")
         if min(rnd, honba, sticks) < 0:
             raise self.fail(f"seed {shown(el.get('seed'))} has a negative round, honba or stick count")
+        if rnd > 15:
+            raise self.fail(f"seed {shown(el.get('seed'))}: the round is 0..15 (East 1 to North 4)")
         if max(honba, sticks) > COUNT_LIMIT:
             raise self.fail(f"seed {shown(el.get('seed'))}: honba and sticks must be at most {COUNT_LIMIT}")
         haipai_ids: list[list[int]] = []
