@@ -238,13 +238,16 @@ def _wind(value: str, key: str, pos: int) -> int:
 #: The range of each number flag: a count a real hand can reach, with room to spare.
 NUMBER_RANGES: dict[str, tuple[int, int]] = {"honba": (0, 99), "sticks": (0, 99), "kita": (0, 8)}
 
-#: The longest hand line read (a 16-tile hand with melds and every flag is under 200 characters).
-MAX_LINE = 1000
+#: The longest hand line read (a 16-tile hand with melds and every flag is under 200 characters; room for
+#: a 5,000-digit number, which then gets the sentence naming its field).
+MAX_LINE = 10_000
 
 
 def _shown(token: str, limit: int = 24) -> str:
-    """A token as an error message quotes it: clipped, so a huge token never fills the message."""
-    return token if len(token) <= limit else token[: limit - 1] + "…"
+    """A token as an error message quotes it: clipped, so a huge token never fills the message,
+    and with ``?`` for a character that does not print (a control character, a lone surrogate)."""
+    token = "".join(ch if ch.isprintable() else "?" for ch in token[:limit])
+    return token if len(token) < limit else token[: limit - 1] + "…"
 
 
 def _int(value: str, key: str, pos: int) -> int:
