@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
 from typing import Any
 
 from engine.logs.record import LogFormatError
@@ -63,21 +64,18 @@ def shown(value: object, limit: int = 40) -> str:
 
 
 def _too_deep(text: str) -> bool:
-    """Whether brackets outside strings nest deeper than :data:`MAX_DEPTH` (one pass per level:
-    each pass deletes the innermost ``[]`` and ``{}`` pairs)."""
+    """Whether brackets outside strings open deeper than :data:`MAX_DEPTH` at any point (closed
+    or not: a truncated file is refused by the parser next)."""
     brackets = _BRACKETS_RE.sub("", _STRING_RE.sub("", text))
-    for _ in range(MAX_DEPTH):
-        shorter = brackets.replace("[]", "").replace("{}", "")
-        if shorter == brackets:
-            return False
-        brackets = shorter
-    return "[]" in brackets or "{}" in brackets
+    if len(brackets) <= MAX_DEPTH:
+        return False
+    return max(accumulate(1 if ch in "[{" else -1 for ch in brackets)) > MAX_DEPTH
 
 
 def _parse_int(where: str) -> Any:
     def parse(text: str) -> int:
         if len(text) > MAX_NUMBER_CHARS:
-            raise LogFormatError(f"{where}: a number of {len(text):,} digits, more than any game log holds")
+            raise LogFormatError(f"{where}: a number {len(text):,} characters long, more than any game log holds")
         return int(text)
 
     return parse
@@ -86,7 +84,7 @@ def _parse_int(where: str) -> Any:
 def _parse_float(where: str) -> Any:
     def parse(text: str) -> float:
         if len(text) > MAX_NUMBER_CHARS:
-            raise LogFormatError(f"{where}: a number of {len(text):,} characters, more than any game log holds")
+            raise LogFormatError(f"{where}: a number {len(text):,} characters long, more than any game log holds")
         value = float(text)
         if not math.isfinite(value):
             raise LogFormatError(f"{where}: the number {shown(text)} is too large for a game log")
