@@ -75,11 +75,11 @@ def cmd_score(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         for n, raw in enumerate(sys.stdin.buffer, 1):
             got = _decode_line(raw.rstrip(b"\r\n"), n)
-            r = _score_one(got) if isinstance(got, str) else got
+            res = _score_one(got) if isinstance(got, str) else got
             if args.json:
-                _write(out, dumps(r, ensure_ascii=False))
+                _write(out, dumps(res, ensure_ascii=False))
             else:
-                _write(out, _describe_score(got, r) if isinstance(got, str) else f"error: {r['error']}")
+                _write(out, _describe_score(got, res) if isinstance(got, str) else f"error: {res['error']}")
         out.flush()
         return 0
     try:

@@ -11,11 +11,18 @@ The concealed part excludes the winning tile. Flags: ``seat=E|S|W|N`` (winner's 
 ``honba=N``, ``sticks=N``, ``kita=N``, ``players=3|4``, ``ruleset=NAME``, and ``from=E|S|W|N``
 (the discarder's seat wind for a ron; without it the payer is reported as ``"discarder"``).
 
+Tile groups may be separated by spaces, as people type them: ``123m 456p 789s 11z 22z ron 2z``,
+``chi(1 2 3p)``, ``pon (555m)``, ``dora=1m 5p``. Tiles and numbers use the ASCII digits only;
+``honba``/``sticks`` are 0..99 and ``kita`` 0..8 (:data:`NUMBER_RANGES`); a line has at most
+:data:`MAX_LINE` characters.
+
 Flowers (``1f``..``8f``, taiwan16) may be written among the concealed tiles (``...34s1f5f``); a
 ruleset that uses them sets them aside with :func:`split_flowers`.
 
 Every error is a :class:`~engine.tiles.NotationError` whose message points at the bad character
-(1-based position in the whole line).
+(1-based position in the whole line) and quotes at most a short, printable piece of the input.
+Limits: melds must follow the concealed part (not be mixed into it); a shifted shoukou meld
+(``2s>5s``) takes no spaces inside.
 """
 
 from __future__ import annotations

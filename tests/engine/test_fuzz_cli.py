@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.engine.datasets import DATA_DIR
 from tests.engine.test_fuzz_logs import BILLION_LAUGHS, LOGS, SAMPLES, sample
