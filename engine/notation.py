@@ -280,6 +280,36 @@ def _int(value: str, key: str, pos: int) -> int:
 _TOKEN_RE = re.compile(r"[A-Za-z_]+\s*\([^()]*\)|\S+")
 
 
+#: The longest name and value of a variant's own ``key=value`` flag (``flowers=1f2f3f4f5f6f7f8f``).
+MAX_OPTION = 64
+
+
+def _check_option(key: str, value: str, pos: int, vpos: int, text: str) -> None:
+    """A variant's own flag (read later by its ruleset): bounded in length, numbers of ASCII
+    digits only and at most 9 of them, so no variant ever meets ``'²'`` or 5,000 digits."""
+    if len(key) > MAX_OPTION or len(value) > MAX_OPTION:
+        raise NotationError(
+            f"{_shown(key)}=… at position {pos + 1}: a flag's name and value have at most {MAX_OPTION} characters",
+            text,
+            pos,
+        )
+    for i, ch in enumerate(value):
+        if ch.isdigit() and not "0" <= ch <= "9":
+            raise NotationError(
+                f"{_shown(key)}={_shown(value)} at position {vpos + i + 1}: numbers are written with the digits 0-9",
+                text,
+                vpos + i,
+            )
+    long_number = re.search(r"[0-9]{10,}", value)
+    if long_number:
+        raise NotationError(
+            f"{_shown(key)}={_shown(value)} at position {vpos + long_number.start() + 1}: "
+            "a number has at most 9 digits",
+            text,
+            vpos + long_number.start(),
+        )
+
+
 def _tiles_token(tok: str) -> bool:
     """A token that continues a list of tiles: it starts with a digit (any digit, so that ``²``
     gets the tile parser's message) and is no meld."""
@@ -378,6 +408,7 @@ def parse_hand(text: str) -> HandSpec:
                 )
             ruleset = value
         else:
+            _check_option(key, value, pos, vpos, text)
             extra[key] = value
     for key, codes in indicators.items():
         kw[f"{key}_indicators"] = tuple(codes)

@@ -24,7 +24,7 @@ from tests.engine.datasets import DATA_DIR, kobalab_cases
 pytestmark = pytest.mark.skipif(not DATA_DIR.is_dir(), reason=f"hand data not found at {DATA_DIR}")
 
 FUZZ = settings(
-    max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=1000, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 #: Python's own messages, which a user must never see.
@@ -87,6 +87,14 @@ def mutated_lines(draw: st.DrawFn) -> str:
     return line
 
 
+#: Rulesets with flags of their own, and those flags (README "Hand grammar").
+VARIANTS = ["taiwan16", "chinitsu_toutenkou", "shoukou", "pk", "seigou", "sanma", "tenhou", "majiang"]
+OPTION_KEYS = [
+    "base", "rate", "n", "dealer", "flowers", "phase", "tenpai", "replacement", "suit", "nuki",
+    "open_riichi", "dealin", "robbed_as", "furiten", "shoukou.union", "tai.sanankou", "points",
+]
+
+
 @st.composite
 def generated_lines(draw: st.DrawFn) -> str:
     """Lines built from the grammar's own words, in any order and number."""
@@ -95,6 +103,8 @@ def generated_lines(draw: st.DrawFn) -> str:
         st.sampled_from(["ron", "tsumo", "riichi", "ippatsu", "dealer", "tenhou", "chankan"]),
         st.from_regex(r"(chi|pon|minkan|ankan|kakan)\([0-9]{1,5}[mpsz]\)", fullmatch=True),
         st.from_regex(r"(honba|sticks|kita|players|seat|round|from|dora|ura|ruleset)=[0-9A-Za-z]{0,8}", fullmatch=True),
+        st.sampled_from(VARIANTS).map(lambda v: f"ruleset={v}"),
+        st.tuples(st.sampled_from(OPTION_KEYS), PIECES).map(lambda kv: f"{kv[0]}={kv[1]}"),
         PIECES,
     )
     return " ".join(draw(st.lists(words, max_size=12)))
@@ -229,3 +239,18 @@ def test_fuzzing_leaves_scoring_unchanged() -> None:
     for i in range(500):
         score_line(lines[i % 30][0][: i % 40] + "²(=" + "9" * (i % 7) * 1000)
     assert [score_line(line)["points"] for line, _ in lines] == [p for _, p in lines]
+
+
+@st.composite
+def variant_lines(draw: st.DrawFn) -> str:
+    """A real hand scored by a variant with random values for the variants' own flags."""
+    line = draw(st.sampled_from(real_lines()))[0]
+    line = re.sub(r" ruleset=\S+", "", line)
+    flags = draw(st.lists(st.tuples(st.sampled_from(OPTION_KEYS), PIECES), max_size=3))
+    return " ".join([line, f"ruleset={draw(st.sampled_from(VARIANTS))}", *(f"{k}={v}" for k, v in flags)])
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(variant_lines())
+def test_variant_flags_with_odd_values_score_or_answer_one_sentence(line: str) -> None:
+    _check_line(line)
