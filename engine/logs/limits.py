@@ -36,6 +36,7 @@ __all__ = [
     "POINTS_LIMIT",
     "range_error",
     "check_xml",
+    "json_kind",
     "load_json",
     "shown",
 ]
@@ -55,10 +56,25 @@ _STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS_RE = re.compile(r"[^\[\]{}]+")
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words: ``null``, ``a list``, ``an object``, ``a string``…"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return "an object"
+
+
 def shown(value: object, limit: int = 40) -> str:
     """``repr(value)`` clipped to about ``limit`` characters, for messages."""
     if isinstance(value, (list, dict, tuple)) and len(value) > limit:
-        return f"a {type(value).__name__} of {len(value):,} entries"
+        return f"{json_kind(value)} of {len(value):,} entries"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.logs.limits import COUNT_LIMIT, load_json, range_error, shown
+from engine.logs.limits import COUNT_LIMIT, json_kind, load_json, range_error, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -402,7 +402,7 @@ class _Parser:
 
     def run(self, obj: Any) -> GameRecord:
         if not isinstance(obj, dict):
-            raise _Bad(f"the game is a JSON {type(obj).__name__}, not an object")
+            raise _Bad(f"the game is {json_kind(obj)}, not a JSON object")
         players = obj.get("player")
         if not isinstance(players, list) or len(players) != 4:
             raise _Bad('"player" is not a list of 4 names')
@@ -484,7 +484,7 @@ def parse_majiang(obj: dict[str, Any], path: str = "") -> GameRecord:
         raise LogFormatError(f"{where}: {e}") from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
         # defensive: never leak
-        raise LogFormatError(f"{where}: malformed Majiang data ({type(e).__name__}: {shown(str(e), 80)})") from None
+        raise LogFormatError(f"{where}: malformed Majiang data (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def load_majiang(path: str | Path) -> list[GameRecord]:

@@ -526,7 +526,7 @@ def parse_mjai(lines: list[str], path: str = "") -> GameRecord:
         raise
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
         # defensive: never leak
-        raise LogFormatError(f"{where}: malformed mjai data ({type(e).__name__}: {shown(str(e), 80)})") from None
+        raise LogFormatError(f"{where}: malformed mjai data (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def load_mjai(path: str | Path) -> list[GameRecord]:

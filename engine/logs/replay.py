@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.logs.limits import shown
+from engine.logs.limits import json_kind, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -127,12 +127,12 @@ def _option_value(like: Any, value: Any, key: str) -> Any:
         return tuple(value)
     if isinstance(like, bool) or isinstance(value, bool):
         if not (isinstance(like, bool) and isinstance(value, bool)):
-            raise LogFormatError(f"option '{key}' is {shown(value)}, not {type(like).__name__}")
+            raise LogFormatError(f"option '{key}' is {shown(value)}, not {'true or false' if isinstance(like, bool) else json_kind(like)}")
         return value
     if isinstance(like, (int, float)) and isinstance(value, (int, float)):
         return type(like)(value) if isinstance(like, float) else value
     if not isinstance(value, type(like)):
-        raise LogFormatError(f"option '{key}' is {shown(value)}, not {type(like).__name__}")
+        raise LogFormatError(f"option '{key}' is {shown(value)}, not {'true or false' if isinstance(like, bool) else json_kind(like)}")
     return value
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.logs.limits import COUNT_LIMIT, load_json, range_error, shown
+from engine.logs.limits import COUNT_LIMIT, json_kind, load_json, range_error, shown
 from engine.logs.record import (
     RULESET_KEY,
     Call,
@@ -101,7 +101,7 @@ def _int(x: Any, what: str) -> int:
 
 def _list(x: Any, what: str, length: int | None = None) -> list[Any]:
     if not isinstance(x, list):
-        raise _Bad(f"{what} is {type(x).__name__}, not a list")
+        raise _Bad(f"{what} is {json_kind(x)}, not a list")
     if length is not None and len(x) != length:
         raise _Bad(f"{what} has {len(x)} entries, expected {length}")
     return x
@@ -637,7 +637,7 @@ def _final(obj: dict[str, Any]) -> tuple[tuple[int, ...] | None, tuple[float, ..
 
 def _hands_of(obj: Any, first_index: int, hands: list[HandRecord]) -> None:
     if not isinstance(obj, dict):
-        raise _Bad(f"the game is a JSON {type(obj).__name__}, not an object")
+        raise _Bad(f"the game is {json_kind(obj)}, not a JSON object")
     log = _list(obj.get("log"), '"log"')
     for i, raw in enumerate(log):
         n = first_index + i
@@ -688,7 +688,7 @@ def _wrap(objs: Sequence[Any], path: str) -> GameRecord:
         raise LogFormatError(f"{where}: {e}") from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
         # defensive: never leak
-        raise LogFormatError(f"{where}: malformed tenhou6 data ({type(e).__name__}: {shown(str(e), 80)})") from None
+        raise LogFormatError(f"{where}: malformed tenhou6 data (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def parse_tenhou6(obj: dict[str, Any], path: str = "") -> GameRecord:

@@ -727,7 +727,7 @@ def _run(p: _Parser, text: str) -> GameRecord:
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
         # defensive: never leak
         where = p.path or "<tenhou xml>"
-        raise LogFormatError(f"{where}: malformed Tenhou XML ({type(e).__name__}: {shown(str(e), 80)})") from None
+        raise LogFormatError(f"{where}: malformed Tenhou XML (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def iter_agari(text: str, path: str = "") -> list[AgariContext]:

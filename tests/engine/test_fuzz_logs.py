@@ -290,3 +290,35 @@ def test_parse_any_text_path_refuses_the_same_way() -> None:
         with pytest.raises(LogFormatError) as err:
             parse_any(text, "given.json")
         assert_log_error(err.value, "given.json")
+
+
+# --- format detection on generated documents ------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["log", "name", "qijia", "player", "type", "rule", "title", "point", "x"]), inner, max_size=5
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(
+    doc=st.one_of(
+        JSON_VALUES.map(json.dumps),
+        st.lists(JSON_VALUES.map(json.dumps), min_size=1, max_size=4).map("\n".join),
+        st.text(max_size=200),
+        st.text(max_size=100).map(lambda t: "<mjloggm>" + t),
+        st.binary(max_size=200).map(lambda b: b.decode("latin-1")),
+    )
+)
+def test_format_detection_on_generated_documents_answers_or_refuses(doc: str) -> None:
+    try:
+        records = parse_any(doc, "generated.json")
+    except LogFormatError as e:
+        assert_log_error(e, "generated.json")
+        event("refused with a sentence")
+        return
+    event("read")
+    replay_or_refuse(records)
