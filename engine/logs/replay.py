@@ -467,16 +467,23 @@ def _internal(what: str, e: Exception) -> str:
 
 def main(paths: Sequence[str], *, as_json: bool = False) -> int:
     report = replay_paths(paths)
+    lines: list[str] = []
     if as_json:
-        print(json.dumps(report.to_json(), ensure_ascii=False))
+        lines.append(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        print(f"games {report.games}, hands {report.hands}, exact {report.hands_exact}")
+        lines.append(f"games {report.games}, hands {report.hands}, exact {report.hands_exact}")
         for m in report.mismatches:
-            print(f"MISMATCH {m.file} {m.hand}: {m.what}: expected {m.expected}, got {m.got}")
+            lines.append(f"MISMATCH {m.file} {m.hand}: {m.what}: expected {m.expected}, got {m.got}")
         for e in report.errors:
-            print(f"ERROR {e['file']}: {e['error']}")
+            lines.append(f"ERROR {e['file']}: {e['error']}")
         for s in report.skipped:
-            print(f"skipped {s['file']}: {s['why']}")
+            lines.append(f"skipped {s['file']}: {s['why']}")
+    # UTF-8 whatever the locale; a file name that is not UTF-8 (surrogate escapes) prints as \udcxx
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    for line in lines:
+        out.write(line.encode("utf-8", "backslashreplace") + b"\n")
+    out.flush()
     return 0 if report.ok else 1
 
 

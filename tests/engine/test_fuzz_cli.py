@@ -139,12 +139,15 @@ def test_replay_reports_every_malicious_file_and_replays_the_real_one(tmp_path: 
     (bad / "utf16.json").write_bytes(sample("majiang").decode().encode("utf-16"))
     (bad / "cut.jsonl").write_bytes(sample("mjai")[:5000])
     (bad / "nan.json").write_bytes(b'{"name": ["a", "b", "c", "d"], "log": [[[NaN]]]}')
+    (bad / os.fsdecode(b"name\xff.json")).write_bytes(b"[[[")  # a file name that is not UTF-8
     good = LOGS / SAMPLES["tenhou6"]
-    out = run(["replay", str(bad), str(good), "--json"])
+    out = run(["replay", str(bad), str(good), "--json"], env={"LC_ALL": "C", "PYTHONIOENCODING": "ascii"})
     assert b"Traceback" not in out.stderr, out.stderr[-2000:]
-    report = json.loads(out.stdout)
+    report = json.loads(out.stdout.decode("utf-8"))
     errors = {Path(e["file"]).name: e["error"] for e in report["errors"]}
-    assert set(errors) == {"deep.json", "huge_score.json", "laughs.xml", "utf16.json", "cut.jsonl", "nan.json"}
+    assert set(errors) == {
+        "deep.json", "huge_score.json", "laughs.xml", "utf16.json", "cut.jsonl", "nan.json", "name\udcff.json"
+    }
     for name, msg in errors.items():
         assert name in msg
         assert_readable(msg.split(name, 1)[1], limit=300)
