@@ -147,7 +147,7 @@ def test_question_words_leave_out_stop_words() -> None:
     assert book.question_words("what is the dead wall") == ["dead", "wall"]
 
 
-def test_r_3_4_question_how_does_dora_work_finds_the_dora_rule(shared_dir: Path) -> None:
+def test_question_how_does_dora_work_finds_the_dora_rule(shared_dir: Path) -> None:
     spec = (_spec_dir(shared_dir) / "riichi.md").read_text(encoding="utf-8")
     assert "**R-3.4** Dora = the kind after the indicator" in spec
     found = rulebook("riichi").search("how does dora work")
