@@ -12,11 +12,12 @@ Everything here is pure: only :func:`load_majiang` reads a file. Malformed input
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.logs.limits import COUNT_LIMIT, json_kind, load_json, range_error, shown
+from engine.logs.limits import COUNT_LIMIT, POINTS_LIMIT, json_kind, load_json, range_error, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -51,6 +52,9 @@ _MARKERS = {
     "=": 2,
     "+": 1,
 }  # whom the tile came from: kamicha, toimen, shimocha (offset from the caller)
+
+
+_POINT_RE = re.compile(r"[+-]?[0-9]{1,9}(?:\.[0-9]{1,6})?")
 
 
 class _Bad(Exception):
@@ -457,10 +461,15 @@ class _Parser:
             final_scores = tuple(_ints4(obj["defen"], '"defen"'))
         point = obj.get("point")
         if isinstance(point, list) and len(point) == 4:
-            try:
-                final_results = tuple(float(x) for x in point)
-            except (TypeError, ValueError):
-                raise _Bad(f'"point" {shown(point)} is not 4 numbers') from None
+            # written as strings ("-22", "+31.5"): ASCII numbers only, so no "nan", "1e999" or "٣"
+            if not all(
+                (isinstance(x, str) and _POINT_RE.fullmatch(x)) or (isinstance(x, int | float) and not isinstance(x, bool))
+                for x in point
+            ):
+                raise _Bad(f'"point" {shown(point)} is not 4 numbers')
+            final_results = tuple(float(x) for x in point)
+            if any(abs(v) > POINTS_LIMIT for v in final_results):
+                raise _Bad(f'"point" {shown(point)} has a number outside ±{POINTS_LIMIT:,}')
         return GameRecord(
             path=self.path,
             format="majiang",

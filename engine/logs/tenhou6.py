@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.logs.limits import COUNT_LIMIT, json_kind, load_json, range_error, shown
+from engine.logs.limits import COUNT_LIMIT, POINTS_LIMIT, json_kind, load_json, range_error, shown
 from engine.logs.record import (
     RULESET_KEY,
     Call,
@@ -632,6 +632,8 @@ def _final(obj: dict[str, Any]) -> tuple[tuple[int, ...] | None, tuple[float, ..
     vals = _list(sc, '"sc"')
     if len(vals) < 8 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in vals):
         raise _Bad('"sc" is not 8 numbers (score, result) × 4')
+    if any(abs(v) > POINTS_LIMIT for v in vals):
+        raise _Bad(f'"sc" has a number outside ±{POINTS_LIMIT:,}')
     return tuple(round(vals[2 * i]) for i in range(4)), tuple(float(vals[2 * i + 1]) for i in range(4))
 
 

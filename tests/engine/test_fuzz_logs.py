@@ -322,3 +322,11 @@ def test_format_detection_on_generated_documents_answers_or_refuses(doc: str) ->
         return
     event("read")
     replay_or_refuse(records)
+
+
+@pytest.mark.parametrize("value", ["nan", "1e999", "\u0663", "Infinity", "9" * 40])
+def test_majiang_final_points_are_numbers_a_person_wrote(value: str, tmp_path: Path) -> None:
+    text = sample("majiang").decode("utf-8")
+    assert re.search(r'"point":\s*\["', text)
+    bad = re.sub(r'("point":\s*\[)"[^"]*"', lambda m: m.group(1) + json.dumps(value), text, count=1)
+    _refused(bad.encode(), tmp_path / "point.json", '"point"')
