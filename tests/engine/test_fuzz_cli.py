@@ -45,7 +45,7 @@ def batch_of_lines(n: int) -> tuple[list[bytes], dict[int, int]]:
     mutated: list[str] = []
     generated: list[str] = []
 
-    @settings(max_examples=n, derandomize=True, database=None)
+    @settings(max_examples=n, derandomize=True, database=None, deadline=None)
     @given(mutated_lines(), generated_lines())
     def collect(a: str, b: str) -> None:
         mutated.append(a)
