@@ -85,11 +85,19 @@ def sort_codes(codes: Sequence[int]) -> list[int]:
 
 def _caret(line: str, position: int | None) -> str:
     """The line in a code block with a ``^`` under the character at ``position`` (0-based)."""
-    safe = line.replace("`", "'")
+    safe = "".join(ch if ch.isprintable() else "?" for ch in line.replace("`", "'"))
+    pos = max(0, min(position or 0, len(safe)))
+    if len(safe) > CARET_WIDTH:  # show the part around the bad character, not a wall of text
+        start = max(0, min(pos - CARET_WIDTH // 2, len(safe) - CARET_WIDTH))
+        safe = ("…" if start else "") + safe[start : start + CARET_WIDTH] + ("…" if start + CARET_WIDTH < len(safe) else "")
+        pos = pos - start + (1 if start else 0)
     if position is None:
         return f"```\n{safe}\n```"
-    pos = max(0, min(position, len(safe)))
     return f"```\n{safe}\n{' ' * pos}^\n```"
+
+
+#: The widest line :func:`_caret` shows.
+CARET_WIDTH = 100
 
 
 def _unknown_ruleset(name: str, what: str) -> str:
@@ -458,8 +466,11 @@ def find_rule(ruleset: str, topic: str) -> tuple[RuleText, Rulebook, list[RuleTe
                 return other, rulebook(owner), []
     found = book.search(topic)
     if not found:
+        prefix = RULESETS.get(ruleset, "R")
         raise LookupError_(
-            f"No rule of {ruleset} matches '{topic}'. Try /rule {ruleset} for the list of its rules."
+            f"No rule of {ruleset} matches '{_clip(topic.strip(), 100)}'. Ask with a rule id "
+            f"(`{book.entries[0].id if book.entries else prefix + '-1'}`), a keyword (`furiten`) or a "
+            f"question in plain words (`how does dora work`); `/rule {ruleset}` lists every rule."
         )
     return found[0], book, found[1:]
 

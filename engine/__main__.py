@@ -1,7 +1,8 @@
 """``python -m engine score | shanten | replay`` — the engine's command line (a stable contract).
 
-* ``score "<hand>" [--json]``; ``score --json -`` reads one hand per line from stdin and prints
-  one JSON object per line, in order (a bad line gives ``{"error": ...}`` and the run goes on).
+* ``score "<hand>" [--json]``; ``score --json -`` reads one hand per line from stdin (as bytes,
+  UTF-8) and prints exactly one JSON object per input line, in order: a bad, blank or non-UTF-8
+  line gives ``{"error": ...}`` and the run goes on. The output is UTF-8 whatever the locale.
 * ``shanten "<tiles>" [--json]``: shanten overall and per form, then waits (tenpai) or, for each
   useful discard, the ukeire with counts.
 * ``replay PATH... [--json]``: replays game logs (see :mod:`engine.logs.replay`).
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.hand.report import shanten_report
+from engine.notation import MAX_LINE
 from engine.scoring import score_line
 
 
@@ -43,21 +45,52 @@ def _describe_score(line: str, r: dict[str, Any]) -> str:
     return "\n".join([*lines, f"{head} = {r['points']} points", f"payments: {pay}"])
 
 
+def _score_one(line: str) -> dict[str, Any]:
+    """:func:`score_line`, and never an exception: one bad line must not end a run of thousands."""
+    try:
+        return score_line(line)
+    except Exception as e:  # noqa: BLE001 - the engine's bug, reported as one line, not a traceback
+        return {"error": f"the engine could not score this hand ({type(e).__name__}); please report it"}
+
+
+def _decode_line(raw: bytes, n: int) -> str | dict[str, Any]:
+    """One stdin line (bytes, newline removed) as text, or the error object that answers it."""
+    try:
+        line = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as e:
+        return {"error": f"line {n} is not UTF-8 text (byte {e.start + 1} cannot be read)"}
+    if not line:
+        return {"error": f"line {n} is blank: write one hand per line"}
+    return line
+
+
+def _write(out: Any, text: str) -> None:
+    out.write(text.encode("utf-8", "backslashreplace") + b"\n")
+
+
 def cmd_score(args: argparse.Namespace) -> int:
+    out = sys.stdout.buffer
+    dumps = json.dumps
     if args.hand == "-":
-        out = sys.stdout
-        write = out.write
-        dumps = json.dumps
-        for raw in sys.stdin:
-            line = raw.strip()
-            if not line:
-                continue
-            r = score_line(line)
-            write((dumps(r, ensure_ascii=False) if args.json else _describe_score(line, r)) + "\n")
+        sys.stdout.flush()
+        for n, raw in enumerate(sys.stdin.buffer, 1):
+            got = _decode_line(raw.rstrip(b"\r\n"), n)
+            res = _score_one(got) if isinstance(got, str) else got
+            if args.json:
+                _write(out, dumps(res, ensure_ascii=False))
+            else:
+                _write(out, _describe_score(got, res) if isinstance(got, str) else f"error: {res['error']}")
         out.flush()
         return 0
-    r = score_line(args.hand)
-    print(json.dumps(r, ensure_ascii=False) if args.json else _describe_score(args.hand, r))
+    try:
+        hand = args.hand.encode("utf-8").decode("utf-8")
+    except UnicodeError:  # an argument that was not UTF-8 arrives with surrogate escapes
+        r: dict[str, Any] = {"error": "the hand is not UTF-8 text"}
+    else:
+        r = _score_one(hand)
+    sys.stdout.flush()
+    _write(out, dumps(r, ensure_ascii=False) if args.json else _describe_score(args.hand, r))
+    out.flush()
     return 1 if "error" in r else 0
 
 
@@ -83,13 +116,26 @@ def _describe_shanten(r: dict[str, Any]) -> str:
 
 
 def cmd_shanten(args: argparse.Namespace) -> int:
+    out = sys.stdout.buffer
+    sys.stdout.flush()
     try:
-        r = shanten_report(args.tiles)
-    except ValueError as e:
-        print(json.dumps({"error": str(e)}) if args.json else f"error: {e}")
-        return 1
-    print(json.dumps(r, ensure_ascii=False) if args.json else _describe_shanten(r))
-    return 0
+        tiles = args.tiles.encode("utf-8").decode("utf-8")
+        if len(tiles) > MAX_LINE:
+            raise ValueError(f"the tiles are {len(tiles):,} characters long; at most {MAX_LINE:,} are read")
+        r = shanten_report(tiles)
+    except UnicodeError:
+        error = "the tiles are not UTF-8 text"
+    except ValueError as e:  # NotationError, HandError: a sentence for the user
+        error = str(e)
+    except Exception as e:  # noqa: BLE001 - the engine's bug, reported as one line, not a traceback
+        error = f"the engine could not analyse these tiles ({type(e).__name__}); please report it"
+    else:
+        _write(out, json.dumps(r, ensure_ascii=False) if args.json else _describe_shanten(r))
+        out.flush()
+        return 0
+    _write(out, json.dumps({"error": error}, ensure_ascii=False) if args.json else f"error: {error}")
+    out.flush()
+    return 1
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -37,6 +37,7 @@ __all__ = [
     "parse_kind",
     "parse_tiles",
     "rank_of",
+    "shown_char",
     "suit_of",
 ]
 
@@ -139,17 +140,20 @@ def dora_of(indicator: int, *, sanma: bool = False) -> int:
     return k
 
 
-def parse_tiles(text: str, *, offset: int = 0, allow_flowers: bool = True) -> list[int]:
+def parse_tiles(
+    text: str, *, offset: int = 0, allow_flowers: bool = True, skip_spaces: bool = False
+) -> list[int]:
     """Parse compressed notation (``"123m406p77z"``) into tile codes, keeping order.
 
     ``offset`` is added to reported positions so callers parsing a larger line can point at the
-    character in the user's original text.
+    character in the user's original text. With ``skip_spaces`` white space anywhere is ignored
+    (``"1 2 3p"``, inside a meld). Only the ASCII digits 0-9 number a tile.
     """
     out: list[int] = []
     pending: list[tuple[int, int]] = []  # (digit, position)
     for i, ch in enumerate(text):
-        if ch.isdigit():
-            pending.append((int(ch), i))
+        if "0" <= ch <= "9":  # ASCII only: str.isdigit() also takes '²' or '٣', which int() refuses
+            pending.append((ord(ch) - 48, i))
             continue
         if ch in "mpszf":
             if not pending:
@@ -163,8 +167,17 @@ def parse_tiles(text: str, *, offset: int = 0, allow_flowers: bool = True) -> li
             pending = []
             continue
         if ch.isspace():
+            if skip_spaces:
+                continue
             raise NotationError(f"unexpected space at position {i + offset + 1}", text, i + offset)
-        raise NotationError(f"unexpected character '{ch}' at position {i + offset + 1}", text, i + offset)
+        if ch.isdigit():
+            raise NotationError(
+                f"unexpected character {shown_char(ch)} at position {i + offset + 1}: "
+                "tiles are numbered with the digits 0-9",
+                text,
+                i + offset,
+            )
+        raise NotationError(f"unexpected character {shown_char(ch)} at position {i + offset + 1}", text, i + offset)
     if pending:
         d, pos = pending[-1]
         raise NotationError(
@@ -173,6 +186,11 @@ def parse_tiles(text: str, *, offset: int = 0, allow_flowers: bool = True) -> li
             pending[0][1] + offset,
         )
     return out
+
+
+def shown_char(ch: str) -> str:
+    """One character as a message shows it: ``'x'``, or ``U+0000`` for one that does not print."""
+    return f"'{ch}'" if ch.isprintable() else f"U+{ord(ch):04X}"
 
 
 def _code(d: int, suit: str, text: str, pos: int, allow_flowers: bool) -> int:

@@ -13,11 +13,16 @@ ruleset's specification (``../shared/rules/<ruleset>.md``), rewritten for player
     Plain-English text (Discord Markdown) ...
 
 :func:`rulebook` loads a file once; :class:`Rulebook` finds an entry by id (``R-6.4``, ``r6.4``
-or just ``6.4``) or by keywords, and offers autocomplete suggestions.
+or just ``6.4``), by keywords (every word must match) or, failing that, by a free-text question
+(``how does dora work``: the words of the question, without stop words, scored against each
+entry's title, keywords and text, rarer words weighing more), and offers autocomplete suggestions.
+Limits: the question matcher knows English stop words and a plain ``-s`` plural only; a Japanese
+question matches through the keywords it contains.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -39,11 +44,35 @@ RULESETS: dict[str, str] = {
 _HEAD_RE = re.compile(r"^## +(?P<id>[A-Z]{1,2}-[A-Z]?\d+(?:\.\d+)*[a-z]?) +(?P<title>\S.*?)\s*$")
 _WORD_RE = re.compile(r"[\w.\-]+")
 
+#: Words of a question that say nothing about which rule is meant.
+STOP_WORDS = frozenset(
+    {
+        "a", "about", "after", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being",
+        "but", "by", "can", "could", "do", "does", "doing", "done", "during", "each", "explain",
+        "explained", "for", "from", "get", "gets", "got", "happen", "happens", "has", "have", "having",
+        "how", "i", "if", "in", "into", "is", "it", "its", "me", "mean", "means", "meant", "my", "of",
+        "on", "or", "please", "rule", "rules", "say", "says", "should", "so", "tell", "than", "that",
+        "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "up", "us",
+        "was", "we", "were", "what", "whats", "when", "where", "which", "while", "who", "why", "will",
+        "with", "work", "works", "would", "you", "your"
+    }
+)
+
+#: How many entries a question offers besides its best match.
+QUESTION_ALSO = 5
+
 
 def _fold(text: str) -> str:
     """Lower case without accents, so ``"Ryūīsō"`` finds ``ryuuiisou``-style spellings halfway."""
     text = unicodedata.normalize("NFKD", text.lower())
     return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def _stem(word: str) -> str:
+    """A plain English plural made singular (``sticks`` → ``stick``), enough to match a question."""
+    if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def _id_key(rule_id: str) -> str:
@@ -85,11 +114,14 @@ class Rulebook:
         return None
 
     def search(self, query: str) -> list[RuleText]:
-        """Entries matching ``query``, best first: the id, then words of the title, the keywords
-        and the text. Every word of the query must match somewhere."""
+        """Entries matching ``query``, best first. An id, or keywords of which every one must
+        match the title, the keywords or the text; a question (a query with a stop word such as
+        ``how``, or keywords that match nothing together) goes to :meth:`ask`."""
         exact = self.get(query)
         words = [w.strip(".-") for w in _WORD_RE.findall(_fold(query))]
         words = [w for w in words if w]
+        if exact is None and any(w in STOP_WORDS for w in words):
+            return self.ask(query)
         phrase = _fold(query).strip()
         scored: list[tuple[int, int, RuleText]] = []
         for i, e in enumerate(self.entries):
@@ -127,7 +159,59 @@ class Rulebook:
                     total += 200
                 scored.append((total, -i, e))
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
-        return [e for _, _, e in scored]
+        found = [e for _, _, e in scored]
+        if found or exact is not None:
+            return found
+        return self.ask(query)
+
+    def question_words(self, question: str) -> list[str]:
+        """The words of ``question`` that can pick a rule: folded, stop words left out."""
+        words = [w.strip(".-") for w in _WORD_RE.findall(_fold(question))]
+        return [w for w in words if w and w not in STOP_WORDS]
+
+    def ask(self, question: str) -> list[RuleText]:
+        """Entries for a free-text question, best first: at most 1 + :data:`QUESTION_ALSO`.
+
+        Each word of the question (stop words left out, plurals made singular) scores an entry
+        3 in its title or keywords and 1 in its text, times the word's rarity over the book
+        (``log(1 + entries / entries with the word)``), and twice the rarities of its title words
+        more when the question holds its whole title; a keyword found inside the question
+        (``aka dora``, ``カラス``) scores 4 times its rarity. An entry matching nothing is left out."""
+        words = list(dict.fromkeys(_stem(w) for w in self.question_words(question)))
+        folded = " " + " ".join(_WORD_RE.findall(_fold(question))) + " "
+        if not words and not folded.strip():
+            return []
+        n = len(self.entries)
+        asked = set(words)
+        docs: list[tuple[set[str], set[str], set[str], list[str]]] = []
+        for e in self.entries:
+            title = {_stem(w) for w in self.question_words(e.title)}
+            head = title | {_stem(w) for w in _WORD_RE.findall(_fold(" ".join(e.keywords)))}
+            body = {_stem(w) for w in _WORD_RE.findall(_fold(e.text))}
+            docs.append((title, head, body, [_fold(k) for k in e.keywords]))
+        df = {w: sum(1 for _, head, body, _ in docs if w in head or w in body) for w in words}
+        key_df: dict[str, int] = {}
+        for *_, keys in docs:
+            for k in set(keys):
+                key_df[k] = key_df.get(k, 0) + 1
+        scored: list[tuple[float, int, RuleText]] = []
+        for i, (e, (title, head, body, keys)) in enumerate(zip(self.entries, docs)):
+            total = 0.0
+            for w in words:
+                if not df[w]:
+                    continue
+                weight = math.log(1 + n / df[w])
+                total += weight * (3 if w in head else 1 if w in body else 0)
+            if total and title and title <= asked:  # the question names the whole title: that rule
+                total += 2 * sum(math.log(1 + n / df[w]) for w in title)
+            for k in set(keys):
+                if k and (f" {k} " in folded if k.isascii() else k in folded):
+                    named = 2 if k in _fold(e.title) else 1  # the rule the keyword names
+                    total += 4 * named * math.log(1 + n / key_df[k])
+            if total > 0:
+                scored.append((total, -i, e))
+        scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
+        return [e for _, _, e in scored[: 1 + QUESTION_ALSO]]
 
     def suggest(self, current: str, limit: int = 25) -> list[RuleText]:
         """Autocomplete: ids starting with what was typed, then keyword matches; all ids in order

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import MAX_LOG_BYTES, load_json
 from engine.logs.majiang import parse_majiang
 from engine.logs.mjai import parse_mjai
 from engine.logs.record import GameRecord, LogFormatError
@@ -42,12 +43,12 @@ def detect_format(text: str) -> str:
     return _detect(text, "<text>")[0]
 
 
-def _first_line_object(text: str) -> Any:
+def _first_line_object(text: str, where: str) -> Any:
     """The first non-blank line parsed as JSON, or None if it is not valid JSON."""
     for line in text.splitlines():
         if line.strip():
             try:
-                return json.loads(line)
+                return load_json(line, where)
             except json.JSONDecodeError:
                 return None
     return None
@@ -64,7 +65,7 @@ def _detect(text: str, where: str) -> tuple[str, Any]:
     if s[0] not in "{[":
         raise LogFormatError(f"{where}: neither a Tenhou XML log nor JSON, so no known game log format")
     try:
-        whole = json.loads(s)
+        whole = load_json(s, where)
     except json.JSONDecodeError as e:
         return _detect_lines(s, where, e)
     if isinstance(whole, list):
@@ -85,7 +86,7 @@ def _detect(text: str, where: str) -> tuple[str, Any]:
 def _detect_lines(s: str, where: str, err: json.JSONDecodeError) -> tuple[str, Any]:
     """Not one JSON document: JSON lines, or a truncated / corrupt single document."""
     if s[0] == "{" and "\n" in s.strip():
-        kind = _kind_of_object(_first_line_object(s))
+        kind = _kind_of_object(_first_line_object(s, where))
         if kind == "mjai":
             return "mjai", None
         if kind == "tenhou6":
@@ -120,7 +121,7 @@ def parse_any(text: str, path: str = "") -> list[GameRecord]:
         if not line.strip():
             continue
         try:
-            objs.append(json.loads(line))
+            objs.append(load_json(line, f"{where}: line {n}"))
         except json.JSONDecodeError as e:
             raise LogFormatError(
                 f"{where}: line {n} is not valid JSON (truncated or corrupt): {e.msg}"
@@ -134,13 +135,17 @@ def load_any(path: str | Path) -> list[GameRecord]:
     """Read a game log file of any supported format and return its games."""
     p = Path(path)
     try:
+        if p.stat().st_size > MAX_LOG_BYTES:
+            raise LogFormatError(f"{path}: larger than the {MAX_LOG_BYTES:,} bytes a game log may have")
         data = p.read_bytes()
     except OSError as e:
         raise LogFormatError(f"{path}: cannot be read ({e.strerror or e})") from None
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise LogFormatError(f"{path}: not UTF-8 text, so no known game log format") from None
+    except UnicodeDecodeError as e:
+        raise LogFormatError(
+            f"{path}: not UTF-8 text (byte {e.start + 1:,} cannot be read), so no known game log format"
+        ) from None
     if text.lstrip("\ufeff \t\r\n").startswith("<"):
         _detect(text, str(path))
         from engine.logs.tenhou_xml import load_tenhou_xml  # imported lazily: written alongside this module

@@ -12,10 +12,12 @@ Everything here is pure: only :func:`load_majiang` reads a file. Malformed input
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import COUNT_LIMIT, POINTS_LIMIT, json_kind, load_json, range_error, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -52,6 +54,9 @@ _MARKERS = {
 }  # whom the tile came from: kamicha, toimen, shimocha (offset from the caller)
 
 
+_POINT_RE = re.compile(r"[+-]?[0-9]{1,9}(?:\.[0-9]{1,6})?")
+
+
 class _Bad(Exception):
     """Internal: a problem found while parsing; turned into LogFormatError with the location."""
 
@@ -68,16 +73,16 @@ def _code(suit: str, d: str) -> int:
 def tile_code(p: Any) -> int:
     """Majiang tile (``"m5"``, ``"m0"`` red five, ``"z1"``..``"z7"``) -> tile code; suffixes ``_*`` ignored."""
     if not isinstance(p, str) or len(p) < 2 or p[0] not in "mpsz" or not p[1].isdigit():
-        raise _Bad(f"{p!r} is not a Majiang tile")
+        raise _Bad(f"{shown(p)} is not a Majiang tile")
     if p[0] == "z" and p[1] == "0":
-        raise _Bad(f'"{p}" is not a Majiang tile')
+        raise _Bad(f'{shown(p)} is not a Majiang tile')
     return _code(p[0], p[1])
 
 
 def _concealed(s: Any) -> list[int]:
     """Concealed tiles of a hand string (``"m123p406s789z11"``), calls after ',' ignored."""
     if not isinstance(s, str):
-        raise _Bad(f"hand {s!r} is not a string")
+        raise _Bad(f"hand {shown(s)} is not a string")
     out: list[int] = []
     suit = ""
     for ch in s.split(",")[0]:
@@ -85,10 +90,10 @@ def _concealed(s: Any) -> list[int]:
             suit = ch
         elif ch.isdigit():
             if not suit:
-                raise _Bad(f'hand "{s}" has digits before a suit letter')
+                raise _Bad(f'hand {shown(s)} has digits before a suit letter')
             out.append(_code(suit, ch))
         elif ch not in "*_":
-            raise _Bad(f'hand "{s}" has the unexpected character "{ch}"')
+            raise _Bad(f'hand {shown(s)} has the unexpected character {shown(ch)}')
     return out
 
 
@@ -102,7 +107,7 @@ class _Meld:
 
 def _parse_meld(m: Any) -> _Meld:
     if not isinstance(m, str) or len(m) < 4 or m[0] not in "mpsz":
-        raise _Bad(f"{m!r} is not a Majiang call")
+        raise _Bad(f"{shown(m)} is not a Majiang call")
     tiles: list[int] = []
     called = None
     offset = 0
@@ -116,13 +121,16 @@ def _parse_meld(m: Any) -> _Meld:
             called = len(tiles) - 1
             offset = _MARKERS[ch]
         else:
-            raise _Bad(f'"{m}" is not a Majiang call')
+            raise _Bad(f'{shown(m)} is not a Majiang call')
     return _Meld(tuple(tiles), called, offset, called == 2 and after_marker == 1 and len(tiles) == 4)
 
 
 def _int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
-        raise _Bad(f"{what} is {x!r}, not an integer")
+        raise _Bad(f"{what} is {shown(x)}, not an integer")
+    bad = range_error(x, what)
+    if bad:
+        raise _Bad(bad)
     return x
 
 
@@ -193,7 +201,7 @@ class _Parser:
         jushu = _int(b.get("jushu"), "jushu")
         honba = _int(b.get("changbang"), "changbang")
         sticks = _int(b.get("lizhibang"), "lizhibang")
-        if not (0 <= wind < 4 and 0 <= jushu < 4 and honba >= 0 and sticks >= 0):
+        if not (0 <= wind < 4 and 0 <= jushu < 4 and 0 <= honba <= COUNT_LIMIT and 0 <= sticks <= COUNT_LIMIT):
             raise _Bad("zhuangfeng / jushu / changbang / lizhibang out of range")
         base = (self.qijia + jushu) % 4
         defen = _ints4(b.get("defen"), "qipai defen")
@@ -244,11 +252,11 @@ class _Parser:
         assert isinstance(p, str)
         flags = p[2:]
         if any(c not in "_*" for c in flags):
-            raise _Bad(f'discard "{p}" has an unknown suffix')
+            raise _Bad(f'discard {shown(p)} has an unknown suffix')
         tsumogiri = "_" in flags
         riichi = "*" in flags
         if tsumogiri and st.last_draw[seat] != t:
-            raise _Bad(f'player {seat} discards "{p}" as tsumogiri but did not just draw it')
+            raise _Bad(f'player {seat} discards {shown(p)} as tsumogiri but did not just draw it')
         self.take(st, seat, t, "discards")
         st.last_draw[seat] = None
         st.last_tile, st.last_from = t, seat
@@ -262,20 +270,20 @@ class _Parser:
         seat = self.seat(st, b)
         m = _parse_meld(b.get("m"))
         if m.called is None or len(m.tiles) not in (3, 4):
-            raise _Bad(f'fulou "{b.get("m")}" is not a chi, pon or daiminkan')
+            raise _Bad(f'fulou {shown(b.get("m"))} is not a chi, pon or daiminkan')
         frm = (seat + m.offset) % 4
         t = m.tiles[m.called]
         if st.last_from != frm or st.last_tile != t:
-            raise _Bad(f'fulou "{b.get("m")}" takes a tile that player {frm} did not just discard')
+            raise _Bad(f'fulou {shown(b.get("m"))} takes a tile that player {frm} did not just discard')
         kinds = sorted(c & ~RED for c in m.tiles)
         if len(set(kinds)) == 1:
             kind = CallKind.PON if len(m.tiles) == 3 else CallKind.DAIMINKAN
         elif len(m.tiles) == 3 and kinds[0] < 27 and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]:
             kind = CallKind.CHI
             if m.offset != 3:
-                raise _Bad(f'chi "{b.get("m")}" not from the kamicha')
+                raise _Bad(f'chi {shown(b.get("m"))} not from the kamicha')
         else:
-            raise _Bad(f'fulou "{b.get("m")}" is not a chi, pon or daiminkan')
+            raise _Bad(f'fulou {shown(b.get("m"))} is not a chi, pon or daiminkan')
         consumed = m.tiles[: m.called] + m.tiles[m.called + 1 :]
         for c in consumed:
             self.take(st, seat, c, f"calls {kind.value} with")
@@ -290,7 +298,7 @@ class _Parser:
         seat = self.seat(st, b)
         m = _parse_meld(b.get("m"))
         if len(m.tiles) != 4 or len({c & ~RED for c in m.tiles}) != 1:
-            raise _Bad(f'gang "{b.get("m")}" is not four of one tile')
+            raise _Bad(f'gang {shown(b.get("m"))} is not four of one tile')
         if m.called is None:
             for c in m.tiles:
                 self.take(st, seat, c, "calls ankan with")
@@ -303,7 +311,7 @@ class _Parser:
             ev = Call(seat, CallKind.KAKAN, added, (added,))
             st.last_tile = added
         else:
-            raise _Bad(f'gang "{b.get("m")}" is neither an ankan nor a kakan')
+            raise _Bad(f'gang {shown(b.get("m"))} is neither an ankan nor a kakan')
         st.last_from = seat
         st.last_draw[seat] = None
         st.rinshan[seat] = True
@@ -346,7 +354,7 @@ class _Parser:
             raise _Bad("hule has no hupai list")
         for y in hupai:
             if not isinstance(y, dict) or not isinstance(y.get("name"), str):
-                raise _Bad(f"hupai entry {y!r} has no name")
+                raise _Bad(f"hupai entry {shown(y)} has no name")
             f = y.get("fanshu")
             if isinstance(f, str) and f and set(f) == {"*"}:
                 yaku.append((y["name"], 13 * len(f)))
@@ -377,7 +385,7 @@ class _Parser:
     def pingju(self, st: _Hand, b: dict[str, Any]) -> None:
         name = b.get("name")
         if not isinstance(name, str) or name not in _DRAWS:
-            raise _Bad(f"unknown pingju name {name!r}")
+            raise _Bad(f"unknown pingju name {shown(name)}")
         kind = _DRAWS[name]
         if kind == DrawKind.TRIPLE_RON:
             st.pending_riichi = None  # the discard was (triple-)ronned
@@ -398,7 +406,7 @@ class _Parser:
 
     def run(self, obj: Any) -> GameRecord:
         if not isinstance(obj, dict):
-            raise _Bad(f"the game is a JSON {type(obj).__name__}, not an object")
+            raise _Bad(f"the game is {json_kind(obj)}, not a JSON object")
         players = obj.get("player")
         if not isinstance(players, list) or len(players) != 4:
             raise _Bad('"player" is not a list of 4 names')
@@ -436,7 +444,7 @@ class _Parser:
                             raise _Bad("qipai in the middle of a hand")
                         handler = handlers.get(name)
                         if handler is None:
-                            raise _Bad(f'unknown event "{name}"')
+                            raise _Bad(f'unknown event {shown(name)}')
                         if st.ended and not (name == "hule" and isinstance(st.record.events[-1], Win)):
                             raise _Bad(f"{name} after the hand ended")
                         handler(st, body)
@@ -453,10 +461,15 @@ class _Parser:
             final_scores = tuple(_ints4(obj["defen"], '"defen"'))
         point = obj.get("point")
         if isinstance(point, list) and len(point) == 4:
-            try:
-                final_results = tuple(float(x) for x in point)
-            except (TypeError, ValueError):
-                raise _Bad(f'"point" {point!r} is not 4 numbers') from None
+            # written as strings ("-22", "+31.5"): ASCII numbers only, so no "nan", "1e999" or "٣"
+            if not all(
+                (isinstance(x, str) and _POINT_RE.fullmatch(x)) or (isinstance(x, int | float) and not isinstance(x, bool))
+                for x in point
+            ):
+                raise _Bad(f'"point" {shown(point)} is not 4 numbers')
+            final_results = tuple(float(x) for x in point)
+            if any(abs(v) > POINTS_LIMIT for v in final_results):
+                raise _Bad(f'"point" {shown(point)} has a number outside ±{POINTS_LIMIT:,}')
         return GameRecord(
             path=self.path,
             format="majiang",
@@ -478,8 +491,9 @@ def parse_majiang(obj: dict[str, Any], path: str = "") -> GameRecord:
         return _Parser(where).run(obj)
     except _Bad as e:
         raise LogFormatError(f"{where}: {e}") from None
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:  # defensive: never leak
-        raise LogFormatError(f"{where}: malformed Majiang data ({type(e).__name__}: {e})") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # defensive: never leak
+        raise LogFormatError(f"{where}: malformed Majiang data (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def load_majiang(path: str | Path) -> list[GameRecord]:
@@ -491,7 +505,7 @@ def load_majiang(path: str | Path) -> list[GameRecord]:
     except OSError as e:
         raise LogFormatError(f"{path}: cannot be read ({e.strerror or e})") from None
     try:
-        obj = json.loads(text)
+        obj = load_json(text, str(path))
     except json.JSONDecodeError as e:
         raise LogFormatError(
             f"{path}: not valid JSON (truncated or corrupt) at line {e.lineno}, column {e.colno}: {e.msg}"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import COUNT_LIMIT, POINTS_LIMIT, load_json, range_error, shown
 from engine.logs.record import (
     RULESET_KEY,
     Call,
@@ -78,7 +79,7 @@ class _Bad(Exception):
 def tile_code(pai: Any) -> int:
     """mjai tile string (``"5m"``, ``"5mr"``, ``"E"`` … ``"C"``) -> tile code."""
     if not isinstance(pai, str):
-        raise _Bad(f"tile {pai!r} is not a string")
+        raise _Bad(f"tile {shown(pai)} is not a string")
     if pai == "?":
         raise _Bad('a hidden tile "?" where the record needs the tile')
     if pai in _HONORS:
@@ -89,12 +90,12 @@ def tile_code(pai: Any) -> int:
         kind = "mps".index(body[1]) * 9 + int(body[0]) - 1
         if red:
             if body[0] != "5":
-                raise _Bad(f'"{pai}" is not a tile: only fives can be red')
+                raise _Bad(f'{shown(pai)} is not a tile: only fives can be red')
             return kind | RED
         return kind
     if len(body) == 2 and body[0] == "0" and body[1] in "mps" and not red:  # some writers use 0m for red
         return ("mps".index(body[1]) * 9 + 4) | RED
-    raise _Bad(f'"{pai}" is not an mjai tile')
+    raise _Bad(f'{shown(pai)} is not an mjai tile')
 
 
 def _int(ev: dict[str, Any], key: str) -> int:
@@ -102,7 +103,10 @@ def _int(ev: dict[str, Any], key: str) -> int:
         raise _Bad(f'missing "{key}"')
     x = ev[key]
     if isinstance(x, bool) or not isinstance(x, int):
-        raise _Bad(f'"{key}" is {x!r}, not an integer')
+        raise _Bad(f'"{key}" is {shown(x)}, not an integer')
+    bad = range_error(x, f'"{key}"')
+    if bad:
+        raise _Bad(bad)
     return x
 
 
@@ -119,8 +123,8 @@ def _deltas(ev: dict[str, Any]) -> tuple[int, ...]:
         raise _Bad('"deltas" is not a list of 4 numbers')
     out = []
     for x in raw:
-        if isinstance(x, bool) or not isinstance(x, int | float) or x != int(x):
-            raise _Bad(f'"deltas" has {x!r}, not an integer')
+        if isinstance(x, bool) or not isinstance(x, int | float) or range_error(int(x), "") or x != int(x):
+            raise _Bad(f'"deltas" has {shown(x)}, not an integer within ±{POINTS_LIMIT:,}')
         out.append(int(x))
     return tuple(out)
 
@@ -137,8 +141,8 @@ def _scores(raw: Any, what: str) -> tuple[int, ...]:
         raise _Bad(f"{what} is not a list of 4 scores")
     out = []
     for x in raw:
-        if isinstance(x, bool) or not isinstance(x, int | float) or x != int(x):
-            raise _Bad(f"{what} has {x!r}, not an integer")
+        if isinstance(x, bool) or not isinstance(x, int | float) or range_error(int(x), "") or x != int(x):
+            raise _Bad(f"{what} has {shown(x)}, not an integer within ±{POINTS_LIMIT:,}")
         out.append(int(x))
     return tuple(out)
 
@@ -201,12 +205,14 @@ class _Parser:
             raise _Bad("start_kyoku after end_game")
         wind = ev.get("bakaze")
         if wind not in _WINDS:
-            raise _Bad(f'"bakaze" is {wind!r}, not E/S/W/N')
+            raise _Bad(f'"bakaze" is {shown(wind)}, not E/S/W/N')
         kyoku = _int(ev, "kyoku")
         if not 1 <= kyoku <= 4:
             raise _Bad(f'"kyoku" = {kyoku} is not 1..4')
         honba = _int(ev, "honba")
         sticks = _int(ev, "kyotaku")
+        if not (0 <= honba <= COUNT_LIMIT and 0 <= sticks <= COUNT_LIMIT):
+            raise _Bad(f'"honba" and "kyotaku" must be from 0 to {COUNT_LIMIT}')
         oya = _seat(ev, "oya")
         dora = tile_code(ev.get("dora_marker"))
         tehais = ev.get("tehais")
@@ -363,7 +369,7 @@ class _Parser:
                 if not (
                     isinstance(y, list) and len(y) == 2 and isinstance(y[0], str) and isinstance(y[1], int)
                 ):
-                    raise _Bad(f"yaku entry {y!r} is not [name, han]")
+                    raise _Bad(f"yaku entry {shown(y)} is not [name, han]")
                 yaku.append((y[0], y[1]))
         fu = ev.get("fu")
         fan = ev.get("fan")
@@ -391,10 +397,10 @@ class _Parser:
         kind = DrawKind.EXHAUSTIVE
         if reason is not None:
             if not isinstance(reason, str):
-                raise _Bad(f'"reason" is {reason!r}, not a string')
+                raise _Bad(f'"reason" is {shown(reason)}, not a string')
             key = reason.lower().replace("_", "").replace("-", "")
             if key not in _REASONS:
-                raise _Bad(f'unknown ryukyoku reason "{reason}"')
+                raise _Bad(f'unknown ryukyoku reason {shown(reason)}')
             kind = _REASONS[key]
         deltas = _deltas(ev) if "deltas" in ev else (0, 0, 0, 0)
         tenpai: tuple[int, ...] | None = None
@@ -446,7 +452,7 @@ class _Parser:
             if not line.strip():
                 continue
             try:
-                ev = json.loads(line)
+                ev = load_json(line, f"{self.path}: line {n}")
             except json.JSONDecodeError as e:
                 raise LogFormatError(
                     f"{self.path}: line {n} is not valid JSON (truncated or corrupt): {e.msg}"
@@ -518,8 +524,9 @@ def parse_mjai(lines: list[str], path: str = "") -> GameRecord:
         return _Parser(where).run(lines)
     except LogFormatError:
         raise
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:  # defensive: never leak
-        raise LogFormatError(f"{where}: malformed mjai data ({type(e).__name__}: {e})") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # defensive: never leak
+        raise LogFormatError(f"{where}: malformed mjai data (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def load_mjai(path: str | Path) -> list[GameRecord]:

@@ -5,7 +5,9 @@ exactly what the players drew); each recorded decision becomes an engine action 
 the engine's legal set at that moment; the engine's settlement must equal the recorded deltas;
 the final scores must equal the log's.
 
-``python -m engine replay PATH... [--json]`` runs this over files and directories.
+``python -m engine replay PATH... [--json]`` runs this over files and directories: every file
+gets its own result (a file that cannot be read or replayed is one error sentence in the report,
+and the run goes on with the next file).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import json_kind, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -116,7 +119,7 @@ def _option_value(like: Any, value: Any, key: str) -> Any:
         inner = {f.name: getattr(like, f.name) for f in dataclasses.fields(like)}
         unknown = set(value) - set(inner)
         if unknown:
-            raise LogFormatError(f"option '{key}' has no field {sorted(unknown)[0]!r}")
+            raise LogFormatError(f"option '{key}' has no field {shown(sorted(unknown)[0])}")
         return dataclasses.replace(like, **{k: _option_value(inner[k], v, f"{key}.{k}") for k, v in value.items()})
     if isinstance(like, tuple):
         if not isinstance(value, list):
@@ -124,12 +127,12 @@ def _option_value(like: Any, value: Any, key: str) -> Any:
         return tuple(value)
     if isinstance(like, bool) or isinstance(value, bool):
         if not (isinstance(like, bool) and isinstance(value, bool)):
-            raise LogFormatError(f"option '{key}' is {value!r}, not {type(like).__name__}")
+            raise LogFormatError(f"option '{key}' is {shown(value)}, not {'true or false' if isinstance(like, bool) else json_kind(like)}")
         return value
     if isinstance(like, (int, float)) and isinstance(value, (int, float)):
         return type(like)(value) if isinstance(like, float) else value
     if not isinstance(value, type(like)):
-        raise LogFormatError(f"option '{key}' is {value!r}, not {type(like).__name__}")
+        raise LogFormatError(f"option '{key}' is {shown(value)}, not {'true or false' if isinstance(like, bool) else json_kind(like)}")
     return value
 
 
@@ -440,6 +443,9 @@ def iter_records(paths: Sequence[str | Path], report: ReplayReport) -> Iterable[
         except OSError as e:
             report.errors.append({"file": str(f), "error": f"cannot read the file: {e.strerror or e}"})
             continue
+        except Exception as e:  # noqa: BLE001 - an importer's bug must not end the run or print a traceback
+            report.errors.append({"file": str(f), "error": _internal("read", e)})
+            continue
         yield from records
 
 
@@ -450,21 +456,34 @@ def replay_paths(paths: Sequence[str | Path]) -> ReplayReport:
             replay_record(record, report)
         except LogFormatError as e:
             report.errors.append({"file": record.path, "error": str(e)})
+        except Exception as e:  # noqa: BLE001 - one file's failure is reported and the run goes on
+            report.errors.append({"file": record.path, "error": _internal("replay", e)})
     return report
+
+
+def _internal(what: str, e: Exception) -> str:
+    return f"the engine could not {what} this file ({type(e).__name__}); please report it"
 
 
 def main(paths: Sequence[str], *, as_json: bool = False) -> int:
     report = replay_paths(paths)
+    lines: list[str] = []
     if as_json:
-        print(json.dumps(report.to_json(), ensure_ascii=False))
+        lines.append(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        print(f"games {report.games}, hands {report.hands}, exact {report.hands_exact}")
+        lines.append(f"games {report.games}, hands {report.hands}, exact {report.hands_exact}")
         for m in report.mismatches:
-            print(f"MISMATCH {m.file} {m.hand}: {m.what}: expected {m.expected}, got {m.got}")
+            lines.append(f"MISMATCH {m.file} {m.hand}: {m.what}: expected {m.expected}, got {m.got}")
         for e in report.errors:
-            print(f"ERROR {e['file']}: {e['error']}")
+            lines.append(f"ERROR {e['file']}: {e['error']}")
         for s in report.skipped:
-            print(f"skipped {s['file']}: {s['why']}")
+            lines.append(f"skipped {s['file']}: {s['why']}")
+    # UTF-8 whatever the locale; a file name that is not UTF-8 (surrogate escapes) prints as \udcxx
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    for line in lines:
+        out.write(line.encode("utf-8", "backslashreplace") + b"\n")
+    out.flush()
     return 0 if report.ok else 1
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.logs.limits import COUNT_LIMIT, POINTS_LIMIT, json_kind, load_json, range_error, shown
 from engine.logs.record import (
     RULESET_KEY,
     Call,
@@ -86,18 +87,21 @@ def tile_code(t: int) -> int:
             return 27 + rank - 1
     elif 51 <= t <= 53:
         return ((t - 51) * 9 + 4) | RED
-    raise _Bad(f"{t!r} is not a tenhou6 tile number")
+    raise _Bad(f"{shown(t)} is not a tenhou6 tile number")
 
 
 def _int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
-        raise _Bad(f"{what} is {x!r}, not an integer")
+        raise _Bad(f"{what} is {shown(x)}, not an integer")
+    bad = range_error(x, what)
+    if bad:
+        raise _Bad(bad)
     return x
 
 
 def _list(x: Any, what: str, length: int | None = None) -> list[Any]:
     if not isinstance(x, list):
-        raise _Bad(f"{what} is {type(x).__name__}, not a list")
+        raise _Bad(f"{what} is {json_kind(x)}, not a list")
     if length is not None and len(x) != length:
         raise _Bad(f"{what} has {len(x)} entries, expected {length}")
     return x
@@ -131,12 +135,12 @@ _MELD_SIZES = {"c": 3, "p": 3, "m": 4, "a": 4, "k": 4}
 def _parse_meld(s: str) -> _Meld:
     letters = [(i, ch) for i, ch in enumerate(s) if not ch.isdigit()]
     if len(letters) != 1 or letters[0][1] not in _MELD_SIZES:
-        raise _Bad(f'"{s}" is not a tenhou6 call string')
+        raise _Bad(f'{shown(s)} is not a tenhou6 call string')
     pos, letter = letters[0]
     digits = s[:pos] + s[pos + 1 :]
     size = _MELD_SIZES[letter]
     if pos % 2 or len(digits) != 2 * size or pos // 2 >= size:
-        raise _Bad(f'"{s}" is not a tenhou6 call string')
+        raise _Bad(f'{shown(s)} is not a tenhou6 call string')
     tiles = tuple(int(digits[i : i + 2]) for i in range(0, len(digits), 2))
     for t in tiles:
         tile_code(t)
@@ -159,10 +163,10 @@ def _parse_points(text: str) -> tuple[int | None, int | None, int | None]:
     if m:
         fu, han = int(m.group(1)), int(m.group(2))
     elif not text.startswith(_LIMIT_NAMES):
-        raise _Bad(f'points text "{text}" is neither "<fu>符<han>飜…" nor a limit hand')
+        raise _Bad(f'points text {shown(text)} is neither "<fu>符<han>飜…" nor a limit hand')
     p = _POINTS.search(text)
     if p is None:
-        raise _Bad(f'points text "{text}" has no "<points>点"')
+        raise _Bad(f'points text {shown(text)} has no "<points>点"')
     a = int(p.group(1))
     if p.group(2) is not None:  # non-dealer tsumo: each non-dealer pays a, the dealer b
         points = 2 * a + int(p.group(2))
@@ -177,7 +181,7 @@ def _parse_yaku(text: str) -> tuple[str, int, int]:
     """'立直(1飜)' -> ('立直', 1, 0); '大三元(役満)' -> ('大三元', 13, 1)."""
     m = _YAKU.match(text)
     if m is None:
-        raise _Bad(f'yaku text "{text}" is not "<name>(<n>飜)" or "<name>(役満)"')
+        raise _Bad(f'yaku text {shown(text)} is not "<name>(<n>飜)" or "<name>(役満)"')
     if m.group(2) is not None:
         return m.group(1), int(m.group(2)), 0
     n = int(m.group(3)) if m.group(3) else 1
@@ -287,7 +291,7 @@ class _HandSim:
                 elif m.letter == "k":
                     self.kakan(turn, m)
                 else:
-                    raise _Bad(f'{where} is the call "{entry}", which belongs in a draw list')
+                    raise _Bad(f'{where} is the call {shown(entry)}, which belongs in a draw list')
                 if turn in ron_from and self.ki[turn] == len(self.discards[turn]):
                     self.win_from = turn
                     break  # robbed kan (chankan)
@@ -299,7 +303,7 @@ class _HandSim:
             if isinstance(entry, str):
                 riichi = True
                 if not entry[1:].isdigit():
-                    raise _Bad(f'{where} "{entry}" is not a riichi discard')
+                    raise _Bad(f'{where} {shown(entry)} is not a riichi discard')
                 num = int(entry[1:])
             else:
                 num = _int(entry, where)
@@ -363,10 +367,10 @@ class _HandSim:
                 continue
             m = _parse_meld(entry)
             if m.letter not in "cpm":
-                raise _Bad(f'seat {seat} draw list has "{entry}", which is not chi, pon or daiminkan')
+                raise _Bad(f'seat {seat} draw list has {shown(entry)}, which is not chi, pon or daiminkan')
             frm = (seat + (3 if m.letter == "c" else _from_offset(m))) % 4
             if m.letter == "c" and m.before != 0:
-                raise _Bad(f'chi "{entry}" must start with "c"')
+                raise _Bad(f'chi {shown(entry)} must start with "c"')
             if frm != discarder or tile_code(m.marked) != tile:
                 continue
             found.append((seat, m))
@@ -454,7 +458,7 @@ class _HandSim:
                 tenpai = tuple(s for s in range(4) if deltas[s] > 0)
             self.events.append(HandDraw(kind, tuple(deltas), tenpai))
         else:
-            raise _Bad(f'unknown result "{name}"')
+            raise _Bad(f'unknown result {shown(name)}')
         for s in range(4):
             if self.di[s] != len(self.draws[s]) or self.ki[s] != len(self.discards[s]):
                 raise _Bad(
@@ -481,7 +485,7 @@ class _HandSim:
         yakuman = 0
         for y in info[4:]:
             if not isinstance(y, str):
-                raise _Bad(f"yaku entry {y!r} is not a string")
+                raise _Bad(f"yaku entry {shown(y)} is not a string")
             name, h, n = _parse_yaku(y)
             yaku.append((name, h))
             yakuman += n
@@ -531,6 +535,10 @@ def _parse_hand(raw: Any, index: int) -> HandRecord:
     rnd, honba, sticks = head
     if min(head) < 0:
         raise _Bad(f"[round, honba, sticks] = {head} has a negative number")
+    if rnd > 15:
+        raise _Bad(f"[round, honba, sticks] = {head}: the round is 0..15 (East 1 to North 4)")
+    if honba > COUNT_LIMIT or sticks > COUNT_LIMIT:
+        raise _Bad(f"[round, honba, sticks] = {head}: honba and sticks must be at most {COUNT_LIMIT}")
     scores = _ints(h[1], "scores", 4)
     indicators = _tiles(h[2], "dora indicators")
     if not indicators:
@@ -624,12 +632,14 @@ def _final(obj: dict[str, Any]) -> tuple[tuple[int, ...] | None, tuple[float, ..
     vals = _list(sc, '"sc"')
     if len(vals) < 8 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in vals):
         raise _Bad('"sc" is not 8 numbers (score, result) × 4')
+    if any(abs(v) > POINTS_LIMIT for v in vals):
+        raise _Bad(f'"sc" has a number outside ±{POINTS_LIMIT:,}')
     return tuple(round(vals[2 * i]) for i in range(4)), tuple(float(vals[2 * i + 1]) for i in range(4))
 
 
 def _hands_of(obj: Any, first_index: int, hands: list[HandRecord]) -> None:
     if not isinstance(obj, dict):
-        raise _Bad(f"the game is a JSON {type(obj).__name__}, not an object")
+        raise _Bad(f"the game is {json_kind(obj)}, not a JSON object")
     log = _list(obj.get("log"), '"log"')
     for i, raw in enumerate(log):
         n = first_index + i
@@ -678,8 +688,9 @@ def _wrap(objs: Sequence[Any], path: str) -> GameRecord:
         return _parse_checked(objs, where)
     except _Bad as e:
         raise LogFormatError(f"{where}: {e}") from None
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as e:  # defensive: never leak
-        raise LogFormatError(f"{where}: malformed tenhou6 data ({type(e).__name__}: {e})") from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # defensive: never leak
+        raise LogFormatError(f"{where}: malformed tenhou6 data (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def parse_tenhou6(obj: dict[str, Any], path: str = "") -> GameRecord:
@@ -748,7 +759,7 @@ def load_tenhou6(path: str | Path) -> list[GameRecord]:
             if not line.strip():
                 continue
             try:
-                objs.append(json.loads(line))
+                objs.append(load_json(line, f"{path}: line {n}"))
             except json.JSONDecodeError as e:
                 raise LogFormatError(
                     f"{path}: line {n} is not valid JSON (truncated or corrupt): {e.msg}"
@@ -757,7 +768,7 @@ def load_tenhou6(path: str | Path) -> list[GameRecord]:
             raise LogFormatError(f"{path}: empty file")
     else:
         try:
-            objs.append(json.loads(text))
+            objs.append(load_json(text, str(path)))
         except json.JSONDecodeError as e:
             raise LogFormatError(
                 f"{path}: not valid JSON (truncated or corrupt) at line {e.lineno}, column {e.colno}: {e.msg}"

@@ -11,7 +11,6 @@ naming the file and the problem.
 
 from __future__ import annotations
 
-import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TypedDict
 from urllib.parse import unquote
 
+from engine.logs.limits import COUNT_LIMIT, POINTS_LIMIT, check_xml, shown
 from engine.logs.record import (
     Call,
     CallKind,
@@ -47,6 +47,10 @@ __all__ = [
     "tile_code",
 ]
 
+# numbers as Tenhou writes them: ASCII digits only (int() would also take '٣' or thousands of digits)
+_INT_RE = re.compile(r"-?[0-9]{1,12}")
+_FLOAT_RE = re.compile(r"-?[0-9]{1,12}(?:\.[0-9]{1,6})?")
+_TAG_NUMBER_RE = re.compile(r"[0-9]{1,3}")
 _LOG_ID = re.compile(r"\d{10}gm-([0-9a-f]{4})-\d{4}-[0-9a-f]{8}")
 
 # GO type bits (README section A)
@@ -258,10 +262,12 @@ class _Parser:
             if default is not None:
                 return default
             raise self.fail(f"missing attribute '{name}'")
-        try:
-            return int(raw)
-        except ValueError:
-            raise self.fail(f'attribute {name}="{raw}" is not an integer') from None
+        if not _INT_RE.fullmatch(raw):
+            raise self.fail(f"attribute {name}={shown(raw)} is not an integer of at most 12 digits")
+        value = int(raw)
+        if not -POINTS_LIMIT <= value <= POINTS_LIMIT:
+            raise self.fail(f"attribute {name}={value} is outside ±{POINTS_LIMIT:,}")
+        return value
 
     def int_list(self, el: ET.Element, name: str, *, required: bool = True) -> list[int]:
         raw = el.get(name)
@@ -271,19 +277,22 @@ class _Parser:
             return []
         if raw.strip() == "":
             return []
-        try:
-            return [int(x) for x in raw.split(",")]
-        except ValueError:
-            raise self.fail(f'attribute {name}="{raw}" is not a list of integers') from None
+        parts = raw.split(",")
+        if not all(_INT_RE.fullmatch(x) for x in parts):
+            raise self.fail(f"attribute {name}={shown(raw)} is not a list of integers of at most 12 digits")
+        values = [int(x) for x in parts]
+        if any(not -POINTS_LIMIT <= v <= POINTS_LIMIT for v in values):
+            raise self.fail(f"attribute {name}={shown(raw)} has a number outside ±{POINTS_LIMIT:,}")
+        return values
 
     def float_list(self, el: ET.Element, name: str) -> list[float]:
         raw = el.get(name, "")
         try:
-            vals = [float(x) for x in raw.split(",")]
+            vals = [float(x) for x in raw.split(",") if _FLOAT_RE.fullmatch(x)]
         except ValueError:
             vals = []
-        if not vals or not all(math.isfinite(v) for v in vals):
-            raise self.fail(f'attribute {name}="{raw}" is not a list of numbers')
+        if not vals or len(vals) != raw.count(",") + 1 or not all(abs(v) <= POINTS_LIMIT for v in vals):
+            raise self.fail(f"attribute {name}={shown(raw)} is not a list of numbers")
         return vals
 
     def tile_ids(self, el: ET.Element, name: str, *, required: bool = True) -> list[int]:
@@ -388,7 +397,11 @@ class _Parser:
         if not 0 <= oya < self.players:
             raise self.fail(f"oya={oya} is not a seat of a {self.players}-player game")
         if min(rnd, honba, sticks) < 0:
-            raise self.fail(f'seed "{el.get("seed")}" has a negative round, honba or stick count')
+            raise self.fail(f"seed {shown(el.get('seed'))} has a negative round, honba or stick count")
+        if rnd > 15:
+            raise self.fail(f"seed {shown(el.get('seed'))}: the round is 0..15 (East 1 to North 4)")
+        if max(honba, sticks) > COUNT_LIMIT:
+            raise self.fail(f"seed {shown(el.get('seed'))}: honba and sticks must be at most {COUNT_LIMIT}")
         haipai_ids: list[list[int]] = []
         for s in range(self.players):
             ids = self.tile_ids(el, f"hai{s}")
@@ -636,6 +649,7 @@ class _Parser:
         # type in hex. Some archived copies rewrote <GO type>; the id is the better witness.
         m = _LOG_ID.search(text[:2000]) or _LOG_ID.search(self.path)
         self.logid_type = int(m.group(1), 16) if m else None
+        check_xml(text, self.path)
         try:
             root = ET.fromstring(text)
         except ET.ParseError as e:
@@ -661,7 +675,7 @@ class _Parser:
             self.element_no = i + 1
             self.tag = tag
             spec = tile_tags.get(tag[:1])
-            if spec is not None and tag[1:].isdecimal():
+            if spec is not None and _TAG_NUMBER_RE.fullmatch(tag, 1):
                 if spec[0]:
                     self.draw(spec[1], int(tag[1:]))
                 else:
@@ -702,7 +716,18 @@ class _Parser:
 
 def parse_tenhou_xml(text: str, path: str = "") -> GameRecord:
     """Parse the text of one Tenhou mjlog XML file. Raises LogFormatError on bad input."""
-    return _Parser(path).run(text)
+    return _run(_Parser(path), text)
+
+
+def _run(p: _Parser, text: str) -> GameRecord:
+    try:
+        return p.run(text)
+    except LogFormatError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError) as e:
+        # defensive: never leak
+        where = p.path or "<tenhou xml>"
+        raise LogFormatError(f"{where}: malformed Tenhou XML (an entry the importer did not expect: {shown(str(e), 60)})") from None
 
 
 def iter_agari(text: str, path: str = "") -> list[AgariContext]:
@@ -713,7 +738,7 @@ def iter_agari(text: str, path: str = "") -> list[AgariContext]:
 def parse_with_agari(text: str, path: str = "") -> tuple[GameRecord, list[AgariContext]]:
     """:func:`parse_tenhou_xml` and :func:`iter_agari` in one pass."""
     p = _Parser(path)
-    rec = p.run(text)
+    rec = _run(p, text)
     return rec, p.wins
 
 

@@ -136,3 +136,38 @@ def test_malformed_file_is_reported_with_its_line() -> None:
         parse_rulebook("riichi", "## R-1.1 A\nkeywords: a\ntext one\n## R-1.1 B\nkeywords: b\ntext two\n")
     with pytest.raises(ValueError, match="never closed"):
         parse_rulebook("riichi", "---\ntitle: x\n## R-1.1 A\nkeywords: a\ntext\n")
+
+
+# --- free-text questions (issue 17 item 6) -----------------------------------------------------
+
+
+def test_question_words_leave_out_stop_words() -> None:
+    book = rulebook("riichi")
+    assert book.question_words("How does DORA work?") == ["dora"]
+    assert book.question_words("what is the dead wall") == ["dead", "wall"]
+
+
+def test_question_how_does_dora_work_finds_the_dora_rule(shared_dir: Path) -> None:
+    spec = (_spec_dir(shared_dir) / "riichi.md").read_text(encoding="utf-8")
+    assert "**R-3.4** Dora = the kind after the indicator" in spec
+    found = rulebook("riichi").search("how does dora work")
+    assert found[0].id == "R-3.4"
+    assert 2 <= len(found) <= 6 and all("dora" in (e.title + " ".join(e.keywords) + e.text).lower() for e in found)
+
+
+@pytest.mark.parametrize(
+    ("rs", "question", "rule_id"),
+    [
+        ("riichi", "what is furiten", "R-6.4"),
+        ("riichi", "What is the dead wall?", "R-3.1"),
+        ("riichi", "how are honba paid", "R-10.4"),
+        ("chinitsu_toutenkou", "カラスとは何", "CT-G5"),
+    ],
+)
+def test_questions_find_the_rule_they_name(rs: str, question: str, rule_id: str) -> None:
+    assert rulebook(rs).search(question)[0].id == rule_id
+
+
+def test_a_question_matching_nothing_finds_nothing() -> None:
+    assert rulebook("riichi").search("how does zzzqqq work") == []
+    assert rulebook("riichi").ask("how does it work") == []

@@ -526,3 +526,42 @@ def test_tw_9_shanten_of_a_sixteen_tile_hand(bot: Bot) -> None:
     msg = _answer(bot.slash("alice", "shanten", {"tiles": "123456m234p567s88p34s", "ruleset": "taiwan16"}))
     assert msg.embeds[0]["title"].startswith("tenpai (16 tiles)")
     assert "waits: 2s 5s" in _description(msg)
+
+
+# --- issue 16 item 5 / issue 17 item 6 --------------------------------------------------------
+
+
+def test_issue_17_score_with_spaces_between_groups(bot: Bot) -> None:
+    # South's own wind triplet (1 han); fu 20 + 10 closed ron + 4 (honour triplet completed by ron)
+    # + 2 (East pair, the round wind) = 36 → 40: 1 han 40 fu non-dealer = 1,300
+    desc = _description(_answer(bot.slash("alice", "score", {"hand": "123m 456p 789s 11z 22z ron 2z seat=S"})))
+    assert "1 han 40 fu = 1,300 points" in desc, desc
+    text = _ephemeral_text(bot.slash("alice", "score", {"hand": "123m 456p 789s 11z 22z ron 2z"}))
+    assert text.startswith("That hand cannot win: it is complete but has no yaku"), text
+
+
+def test_issue_16_superscript_digit_is_named_by_score_and_shanten(bot: Bot) -> None:
+    text = _ephemeral_text(bot.slash("alice", "score", {"hand": "12²3m456p789s1122z ron 2z"}))
+    assert "unexpected character '²' at position 3" in text and "0-9" in text
+    block = text.split("```")[1].strip("\n").splitlines()
+    assert block[1].index("^") == block[0].index("²")
+    text = _ephemeral_text(bot.slash("alice", "shanten", {"tiles": "12²3m456p789s1122z"}))
+    assert "unexpected character '²' at position 3" in text and "went wrong" not in text
+
+
+def test_issue_16_huge_honba_names_the_field(bot: Bot) -> None:
+    text = _ephemeral_text(bot.slash("alice", "score", {"hand": "123m456p789s1122z ron 2z honba=" + "9" * 4000}))
+    assert "honba must be from 0 to 99" in text and len(text) < 2000
+
+
+def test_issue_17_rule_question_how_does_dora_work(bot: Bot) -> None:
+    embed = _rule(bot, "riichi", "how does dora work").embeds[0]
+    assert embed["title"].startswith("R-3.4")
+    field = next(f for f in embed.get("fields", []) if f["name"] == "Also matching")
+    assert 1 <= field["value"].count("`R-") <= 5
+
+
+def test_rule_question_matching_nothing_says_how_to_ask(bot: Bot) -> None:
+    text = _ephemeral_text(bot.slash("alice", "rule", {"ruleset": "riichi", "topic": "how does zzzqqq work"}))
+    assert text.startswith("No rule of riichi matches 'how does zzzqqq work'")
+    assert "question in plain words" in text and "/rule riichi" in text
