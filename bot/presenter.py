@@ -598,7 +598,6 @@ class _TablePicture:
     dirty: bool = False
     last: list[Action] = field(default_factory=list)  # actions since the last edit (for "Last:")
     edited_at: float = -math.inf
-    posted_at: float = -math.inf  # when the table message in use was posted
     hand: int = -1  # the hand the table message in use shows
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one edit of the message at a time
     task: asyncio.Task[None] | None = None
@@ -643,6 +642,8 @@ class Presenter:
         self._results_seen: dict[tuple[int, int], int] = {}  # hand results a player was told of
         self._shown: dict[tuple[int, int], tuple[Any, ...]] = {}  # what each hand message shows
         self._tasks: set[asyncio.Task[None]] = set()
+        self._newest = 0  # the newest snowflake Discord gave us (its clock)
+        self._dealt: dict[tuple[int, int], int] = {}  # (table, seat) → the hand its message shows
         self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
     def close(self) -> None:
@@ -659,6 +660,15 @@ class Presenter:
         if ch is None:
             ch = await self.bot.fetch_channel(cid)
         return ch
+
+    def saw(self, snowflake: int) -> None:
+        """Note an id Discord just made: the newest one tells Discord's time (message ages are
+        Discord's, whatever the bot's own clock says)."""
+        self._newest = max(self._newest, snowflake)
+
+    def age(self, message_id: int) -> float:
+        """Seconds since Discord made ``message_id``, by the newest id seen since."""
+        return max(0.0, ((self._newest >> 22) - (message_id >> 22)) / 1000)
 
     def _lock(self, t: Table) -> asyncio.Lock:
         return self._locks.setdefault(t.id, asyncio.Lock())
@@ -769,7 +779,7 @@ class Presenter:
         self._pictures.pop(t.id, None)
         g = t.game
         for s in range(g.players if g is not None else 0):
-            for d in (self._sig, self._tokens, self._asked, self._expired, self._results_seen, self._shown):
+            for d in (self._sig, self._tokens, self._asked, self._expired, self._results_seen, self._shown, self._dealt):
                 d.pop((t.id, s), None)  # type: ignore[attr-defined]
 
     async def _post_results(self, t: Table) -> None:
@@ -813,11 +823,10 @@ class Presenter:
             png = await self._png("table", 1.0, table_view(t))  # hands that come within a second go first
             files = [discord.File(io.BytesIO(png), filename="table.png")]
         view = self.view_factory("table", t) if g is not None and not g.over else None
-        now = asyncio.get_running_loop().time()
         hand = g.hand_index if g is not None else -1
         # a new hand gets a new table message (the old one stays as that hand's history), and so
         # does a message about to be an hour old: Discord limits the edits of those (30046)
-        fresh = p.hand == hand and now - p.posted_at < TABLE_MESSAGE_AGE
+        fresh = p.hand == hand and t.row.message_id is not None and self.age(t.row.message_id) < TABLE_MESSAGE_AGE
         if t.row.message_id and (fresh or (g is not None and g.over)):
             msg = ch.get_partial_message(t.row.message_id)
             try:
@@ -826,7 +835,8 @@ class Presenter:
             except discord.NotFound:
                 pass
         msg = await ch.send(content=text, files=files, view=view)
-        p.posted_at, p.hand = now, hand
+        self.saw(msg.id)
+        p.hand = hand
         t.row.message_id = msg.id
         await self.service.repo.set_table(t.id, message_id=msg.id)
 
@@ -974,6 +984,7 @@ class Presenter:
         """Answer a click whose action was just stored with the clicker's new hand. Called right
         after :meth:`TableService.act` returned (its update is not worked on yet): the update's
         task answers the click; if it does not (the seat was not due), the click answers itself."""
+        self.saw(interaction.id)
         t = self.service.tables.get(table_id)
         seat = t.seat_of(interaction.user.id) if t is not None else None
         if t is None or seat is None or t.game is None:
@@ -1050,8 +1061,10 @@ class Presenter:
         claim = self._claims.pop(key, None)
         expired = self._expired.pop(key, [])
         notes = [f"⏰ Time ran out, so I played for you: {describe(g, t, a)}." for a in expired]
-        # a table that pings: every new decision (and a move the clock made) is a new message
-        notify = t.row.pings and (new_decision or bool(expired)) and not seat.dm_closed
+        # a table that pings: every new decision (and a move the clock made) is a new message; in
+        # any table a new hand is (a message edited all game would pass an hour: 30046)
+        new_hand = self._dealt.get(key, g.hand_index) != g.hand_index
+        notify = ((t.row.pings and (new_decision or bool(expired))) or new_hand) and not seat.dm_closed
         sig = (tuple(sorted(g.seats[s].tiles)), len(g.seats[s].melds), g.hand_index)
         try:
             if claim is not None:
@@ -1106,6 +1119,7 @@ class Presenter:
         g = t.game
         assert g is not None
         key = (t.id, s)
+        self._dealt[key] = g.hand_index
         if decision >= 0:
             self._asked[key] = decision
 
@@ -1174,6 +1188,7 @@ class Presenter:
                 await self._edit_hand_message(t, s, dm, seat.hand_message_id, old)
         state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
         msg = await dm.send(**_send_kwargs(state))
+        self.saw(msg.id)
         self._sig[key] = sig
         self._shown[key] = self._mark(t, s, msg.id, notes, sig)
         self._tokens.pop(key, None)  # its token edits the old message, not this one

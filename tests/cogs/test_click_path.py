@@ -59,6 +59,7 @@ def test_a_click_is_answered_with_the_new_hand(tmp_path: Path) -> None:
                     await asyncio.sleep(0.01)
                     continue
                 mark = len(c.server.requests)
+                hand = t.game.hand_index  # type: ignore[union-attr]
                 rec = await c.server.click(alice, mid, live[0])
                 await rec.response()
                 clicks += 1
@@ -69,9 +70,13 @@ def test_a_click_is_answered_with_the_new_hand(tmp_path: Path) -> None:
                 await c.server.wait_for(lambda: live[0] not in msg.custom_ids(), timeout=10)  # noqa: B023
                 assert not rec.errors, rec.errors
                 # alice's hand went out without one bot-token request to her DM channel (live
-                # table: no pings; the next decision rides this click's answer or its token)
+                # table: no pings; the next decision rides this click's answer or its token), but
+                # for one new message when a new hand is dealt
                 await asyncio.sleep(0.05)
-                assert _bot_token_requests_to(c.server, dm, mark) == 0, [r.path for r in list(c.server.requests)[mark:]]
+                allowed = 0 if t.game.hand_index == hand else 1  # type: ignore[union-attr]
+                assert _bot_token_requests_to(c.server, dm, mark) <= allowed, [r.path for r in list(c.server.requests)[mark:]]
+                if allowed:
+                    continue
                 if t.humans_to_act():
                     serial = t.decision_serial()
                     # the clicked message carries the next decision's buttons
@@ -184,5 +189,64 @@ def test_results_and_final_posted_once_each_in_order(tmp_path: Path) -> None:
             # the last hand's result comes before the final standings, and each text matches its hand
             msgs = {str(m.nonce): m for m in c.server.messages(c.channel_id) if m.nonce}
             assert "final standings" in msgs["jf1"].content
+
+    asyncio.run(main())
+
+
+def test_table_open_names_missing_channel_permissions(tmp_path: Path) -> None:
+    """Discord's real limits §5: /table open checks the bot's permissions in the channel."""
+    from bot.devserver.state import ATTACH_FILES, CREATE_PUBLIC_THREADS
+
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            c.server.set_bot_permissions(c.channel_id, deny=ATTACH_FILES)
+            rec = await c.slash("alice", "table open", {})
+            text = [m.content for m in c.server.visible_to(c.users["alice"].id) if m.interaction_id == rec.id][-1]
+            assert "Attach Files" in text and "missing" in text
+            assert rec.ephemeral and not await c.bot.repo.tables_with_status("open")
+            c.server.set_bot_permissions(c.channel_id, deny=CREATE_PUBLIC_THREADS)
+            rec = await c.slash("alice", "table open", {})  # no thread asked: fine
+            assert await c.bot.repo.tables_with_status("open")
+            rec = await c.slash("bob", "table open", {"thread": True})
+            text = [m.content for m in c.server.visible_to(c.users["bob"].id) if m.interaction_id == rec.id][-1]
+            assert "Create Public Threads" in text
+            assert len(await c.bot.repo.tables_with_status("open")) == 1
+
+    asyncio.run(main())
+
+
+def test_an_hour_long_game_keeps_its_table_current(tmp_path: Path) -> None:
+    """Discord's real limits §3: edits of hour-old messages are limited (30046), so the table
+    message in use is never older than ~50 minutes (the server's clock is moved forward here)."""
+
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.slash("alice", "table open", {"length": "hanchan"})
+            await c.slash("alice", "table add-ai", {"seats": 3})
+            await c.slash("alice", "table start", {})
+            t = c.bot.service.tables[1]
+            alice = c.users["alice"].id
+
+            async def play(clicks: int) -> None:
+                for _ in range(clicks):
+                    mid, live = await _decisions(c, "alice")
+                    if not live:
+                        return
+                    serial = t.decision_serial()
+                    await (await c.server.click(alice, mid, live[0])).response()
+                    await c.server.wait_for(lambda: t.decision_serial() != serial or t.game.over, timeout=10)  # noqa: B023
+
+            await play(3)
+            first = await c.server.wait_for(lambda: t.row.message_id, timeout=10)
+            hand = t.game.hand_index  # type: ignore[union-attr]
+            c.server.advance(55 * 60)  # the table message is 55 minutes old now
+            await play(4)
+            await asyncio.sleep(2.5)  # the table picture's next edit
+            assert not [h for h in c.server.request_stats().not_injected if h.code == 30046]
+            if t.game.hand_index == hand:  # type: ignore[union-attr]
+                assert t.row.message_id != first, "an hour-old table message was still being edited"
+            newest = c.server.message(t.row.message_id)  # type: ignore[arg-type]
+            assert newest.created_at.timestamp() > c.server.message(first).created_at.timestamp() + 50 * 60
+            assert t.game is not None and (f"wall {t.game.live_left}" in newest.content or t.game.over)
 
     asyncio.run(main())
