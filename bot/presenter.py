@@ -238,7 +238,9 @@ def final_text(t: Table) -> str:
 class PresenterOptions:
     """``render_workers``: processes that draw the pictures (0 = draw on the event loop itself);
     ``table_interval``: seconds between two edits of one table's picture (0 = edit on every
-    update); ``concurrent``: updates (of any tables) worked on at once, hands before table
+    update); ``table_edits_per_s``: table pictures edited per second over all tables (Discord
+    allows a bot token 50 requests/s in all: the pictures, the least urgent, take at most this
+    share of it; 0 = no limit); ``concurrent``: updates (of any tables) worked on at once, hands before table
     pictures (0 = no limit); ``png``: how pictures are encoded (None = :mod:`bot.render.pictures`'
     defaults)."""
 
@@ -246,6 +248,25 @@ class PresenterOptions:
     table_interval: float = 1.0
     concurrent: int = 8
     png: PngOptions | None = None
+    table_edits_per_s: float = 20.0
+
+
+class Pacer:
+    """At most ``rate`` passes per second, in the order asked (a spacing, not a burst bucket)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self._next = 0.0
+
+    async def __call__(self) -> None:
+        if self.rate <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        at = max(now, self._next)
+        self._next = at + 1.0 / self.rate
+        if at > now:
+            await asyncio.sleep(at - now)
 
 
 class Gate:
@@ -643,6 +664,7 @@ class Presenter:
         self._shown: dict[tuple[int, int], tuple[Any, ...]] = {}  # what each hand message shows
         self._tasks: set[asyncio.Task[None]] = set()
         self._newest = 0  # the newest snowflake Discord gave us (its clock)
+        self._pace_tables = Pacer(self.options.table_edits_per_s)
         self._dealt: dict[tuple[int, int], int] = {}  # (table, seat) → the hand its message shows
         self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
@@ -765,6 +787,7 @@ class Presenter:
                     if wait > 0:
                         await asyncio.sleep(wait)
                         continue  # a result may have come meanwhile: it goes first
+                    await self._pace_tables()  # the pictures' share of the bot token's 50/s
                     await self._write_table(t, p)
                 backoff = 1.0
             except (discord.Forbidden, discord.NotFound):
