@@ -282,7 +282,8 @@ async def setup_table(
     tid = int(m[1])
     for uid in humans[1:]:
         await cmd(uid, "table join", {"table": tid})
-    await cmd(humans[0], "table add-ai", {"seats": 4 - len(humans), "table": tid})
+    if len(humans) < 4:
+        await cmd(humans[0], "table add-ai", {"seats": 4 - len(humans), "table": tid})
     await cmd(humans[0], "table start", {"table": tid})
     return tid
 
@@ -390,7 +391,7 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
         plan: list[list[int]] = []
         k = 0
         for i in range(args.tables):
-            n = 2 if i < args.two_human else 1
+            n = 4 if args.all_human else 2 if i < args.two_human else 1
             plan.append([users[(k + j) % len(users)] for j in range(n)])
             k += n
         drv = Driver(server, args.think)
@@ -433,6 +434,7 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
 
         # --- drive ---------------------------------------------------------------------------------
         await bp.ask("start")
+        server.reset_stats()  # Discord's limits: what the drive itself sends and meets
         req0 = server.request_count
         agents = [asyncio.create_task(drv.agent(s)) for s in drv.seats.values()]
         cpu0, bot_cpu0, t0, mono0 = time.process_time(), bp.cpu_seconds(), time.perf_counter(), time.monotonic()
@@ -460,6 +462,7 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
         t_wait = time.perf_counter()
         while any(not r.responded and not r.errors for r in drv.records) and time.perf_counter() - t_wait < DEADLINE + 2:
             await asyncio.sleep(0.05)
+        limits = server.request_stats()
         fake_cpu = time.process_time() - cpu0
         bot_cpu = bp.cpu_seconds() - bot_cpu0
         n_req = server.request_count - req0
@@ -526,6 +529,13 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
                 f"p50 {pct(hand, 50):.1f}  p90 {pct(hand, 90):.1f}  p99 {pct(hand, 99):.1f}  max {max(hand):.1f}"
             )
         say(f"  unanswered within {DEADLINE:.0f} s: {len(late)} of {len(recs):,}")
+        r429 = limits.not_injected
+        say(
+            f"  under Discord's limits (the devserver enforces them: 50 requests/s per bot token, 5 sends or edits per 5 s "
+            f"per channel, ...): {limits.global_budget:,} bot-token requests = {limits.global_budget / max(1, len(recs)):.2f} "
+            f"per click ({limits.global_budget / drive_s:.1f}/s); {limits.exempt:,} to interaction endpoints; "
+            f"429s from the limits: {len(r429)} {limits.by_scope() if r429 else ''}"
+        )
         if setup_lat:
             say(
                 f"  setup slash commands -> first callback (ms): p50 {pct(setup_lat, 50):.1f}  p99 {pct(setup_lat, 99):.1f}  "
@@ -574,6 +584,9 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
             hand_p99=pct(hand, 99) if hand else float("nan"),
             lag_p99=pct(lags, 99) if lags else float("nan"),
             req_per_click=n_req / max(1, len(recs)),
+            tok_per_click=limits.global_budget / max(1, len(recs)),
+            tok_per_s=limits.global_budget / drive_s,
+            r429=len(r429),
             table_edits=sum(1 for r in reqs if r.method == "PATCH" and "/channels/" in r.path) / max(1, len(recs)),
         )
         say("targets:")
@@ -625,13 +638,16 @@ def comparison(new: dict[str, Any], ref: dict[str, Any]) -> list[str]:
         ("CPU per click, all processes (ms)", "cpu_per_click", "{:.1f}"),
         ("CPU per click in the event loop's process (ms)", "loop_cpu_per_click", "{:.1f}"),
         ("REST requests per click", "req_per_click", "{:.2f}"),
+        ("bot-token requests per click (Discord: 50/s in all)", "tok_per_click", "{:.2f}"),
+        ("bot-token requests per second", "tok_per_s", "{:.1f}"),
+        ("429s from Discord's limits", "r429", "{:.0f}"),
         ("message edits (PATCH) per click", "table_edits", "{:.2f}"),
         ("click -> first response p99, first second of the drive (ms)", "burst_p99", "{:.1f}"),
         ("RSS per table (MiB)", "per_table", "{:.2f}"),
     ]
     out = [
-        "current design vs the reference run (the older presenter: pictures on the event loop, every update edits the "
-        "table picture, no limit on updates at once), same settings, run right after from the same process:",
+        "current design vs the reference run (the presenter of b62ab59, bench/reference_presenter.py: clicks deferred, "
+        "every hand edited with the bot's token), same settings and limits, run right after from the same process:",
         f"  {'':<50} {'current':>10} {'reference':>10}  current/reference",
     ]
     for label, key, fmt in rows:
@@ -662,7 +678,14 @@ def main() -> int:
     ap.add_argument("--profile-top", type=int, default=25)
     ap.add_argument("--no-reference", action="store_true", help="skip the reference run of the older design")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--all-human", action="store_true", help="every seat a scripted human (4 per table)")
+    ap.add_argument(
+        "--sweep", metavar="N,N,...",
+        help="find the most busy tables one bot token sustains: a short run per table count, current and reference",
+    )
     args = ap.parse_args()
+    if args.sweep:
+        return sweep(args)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     out: list[str] = [
         f"bench/bot_load.py  {time.strftime('%Y-%m-%d %H:%M')}",
@@ -695,6 +718,44 @@ def main() -> int:
         write_section("bench/bot_load.py" + (f" --think {args.think:g}" if args.think else ""), "\n".join(out))
     return 0
 
+
+HAND_P99_LIMIT_MS = 500.0
+
+
+def sweep(args: argparse.Namespace) -> int:
+    """For each table count: a run of the current design and of the reference; a count is sustained
+    when Discord's limits returned no 429 and the players' hands followed their clicks within
+    ``HAND_P99_LIMIT_MS`` at p99."""
+    counts = [int(x) for x in args.sweep.split(",")]
+    head = (
+        f"bench/bot_load.py --sweep {args.sweep}  {time.strftime('%Y-%m-%d %H:%M')}; machine: nproc={os.cpu_count()}, "
+        f"load average at start {os.getloadavg()[0]:.2f}; {'every seat human' if args.all_human else 'tables as in the main run'}, "
+        f"{args.seconds:.0f} s per run, " + (f"think {args.think:g} s" if args.think else "clicking as soon as they can")
+        + ", Discord's limits on (real numbers)"
+    )
+    lines = [head, "", f"  {'tables':>6} {'design':<10} {'clicks/s':>9} {'hand p50':>9} {'hand p99':>9} {'tok req/s':>9} {'tok/click':>9} {'429s':>5}  sustained"]
+    print("\n".join(lines), flush=True)
+    best: dict[str, int] = {"current": 0, "reference": 0}
+    for n in counts:
+        for design in ("current", "reference"):
+            a = argparse.Namespace(**{**vars(args), "tables": n, "two_human": min(args.two_human, n)})
+            res = asyncio.run(run(a, [], reference=design == "reference"))
+            ok = res["r429"] == 0 and res["hand_p99"] <= HAND_P99_LIMIT_MS and res["late"] == 0
+            if ok:
+                best[design] = max(best[design], n)
+            line = (
+                f"  {n:>6} {design:<10} {res['rate']:>9.1f} {res['hand_p50']:>9.1f} {res['hand_p99']:>9.1f} "
+                f"{res['tok_per_s']:>9.1f} {res['tok_per_click']:>9.2f} {res['r429']:>5}  {'yes' if ok else 'no'}"
+            )
+            lines.append(line)
+            print(line, flush=True)
+    ratio = f"{best['current'] / best['reference']:.1f}x" if best["reference"] else "-"
+    lines += ["", f"most busy tables sustained (no 429, hand p99 <= {HAND_P99_LIMIT_MS:.0f} ms, nothing unanswered): "
+              f"current {best['current']}, reference {best['reference']} ({ratio})"]
+    print(lines[-1])
+    if not args.no_write:
+        write_section("bench/bot_load.py --sweep" + (f" --think {args.think:g}" if args.think else ""), "\n".join(lines))
+    return 0
 
 
 if __name__ == "__main__":

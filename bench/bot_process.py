@@ -43,12 +43,19 @@ from engine.table.game import Game  # noqa: E402
 def install_reference() -> None:
     """Run the bot with the presenter as it was before the outbound path was rebuilt for Discord's
     limits (``bench/reference_presenter.py``: clicks deferred, every hand edited with the bot's
-    token), with the same options, pictures and texts as the current one."""
-    import cogs.play as play_mod
-    from bench.reference_presenter import ReferencePresenter, deferred_callback
+    token), with the same options, pictures and texts as the current one. discord.py loads an
+    extension as a new module object: the presenter class is swapped where ``cogs.play`` imports
+    it from, the button's callback once the extension is loaded (:func:`patch_loaded_reference`)."""
+    import bot.presenter
+    from bench.reference_presenter import ReferencePresenter
 
-    play_mod.Presenter = ReferencePresenter  # type: ignore[misc]
-    play_mod.ActionButton.callback = deferred_callback  # type: ignore[method-assign]
+    bot.presenter.Presenter = ReferencePresenter  # type: ignore[misc]
+
+
+def patch_loaded_reference() -> None:
+    from bench.reference_presenter import deferred_callback
+
+    sys.modules["cogs.play"].ActionButton.callback = deferred_callback  # type: ignore[attr-defined]
 
 
 def _vmrss(pid: str) -> float | None:
@@ -379,6 +386,9 @@ async def main() -> int:
             ready_task.cancel()
             why = (runner.exception() or "it stopped") if runner.done() and not runner.cancelled() else "timed out"
             raise RuntimeError(f"the bot did not start: {why}")
+        if cfg.get("reference"):
+            patch_loaded_reference()
+            assert type(bot.presenter).__name__ == "ReferencePresenter"
         renderer = bot.presenter.renderer
         renderer.on_render = renders
         await renderer.wait_ready()

@@ -59,6 +59,14 @@ class _OldPicture:
 class ReferencePresenter(Presenter):
     """The earlier message flow on the current presenter's pictures and texts."""
 
+    def _lock(self, t: Table) -> asyncio.Lock:
+        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_table_locks", {})
+        return locks.setdefault(t.id, asyncio.Lock())
+
+    async def prompt_humans(self, t: Table, *, everyone: bool = False) -> None:
+        async with self._lock(t):
+            await self._prompt_humans(t, everyone=everyone)
+
     async def on_update(self, u: Update) -> None:
         # One table's messages are updated one update at a time: otherwise an older update's edit
         # could land after a newer one and leave stale buttons up.

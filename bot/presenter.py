@@ -654,7 +654,7 @@ class Presenter:
         self._prompted: dict[int, set[int]] = {}  # table → seats whose hand message shows buttons
         self._dms: dict[int, Any] = {}  # user id → DM channel (saves a user fetch per hand message)
         self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}  # (table, seat) → the hand last drawn
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}  # (table, seat): one hand message at a time
         self._pictures: dict[int, _TablePicture] = {}
         self._claims: dict[tuple[int, int], _Claim] = {}
         self._tokens: dict[tuple[int, int], _Token] = {}
@@ -692,9 +692,6 @@ class Presenter:
         """Seconds since Discord made ``message_id``, by the newest id seen since."""
         return max(0.0, ((self._newest >> 22) - (message_id >> 22)) / 1000)
 
-    def _lock(self, t: Table) -> asyncio.Lock:
-        return self._locks.setdefault(t.id, asyncio.Lock())
-
     async def _png(self, kind: str, delay: float, *args: Any, **kwargs: Any) -> bytes:
         """A picture, drawn when the gate lets it in (hands before table pictures); the gate is
         held for the drawing only, never while a message is sent (a 429 may make that wait)."""
@@ -705,24 +702,11 @@ class Presenter:
             self.gate.leave()
 
     async def on_update(self, u: Update) -> None:
-        """Take an update: its messages are worked on in a task (one table's updates in order)."""
-        task = asyncio.create_task(self._serve(u), name=f"jantaku-update-{u.table.id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _serve(self, u: Update) -> None:
-        # One table's messages are updated one update at a time: otherwise an older update's edit
-        # could land after a newer one and leave stale buttons up.
-        async with self._lock(u.table):
-            try:
-                await self._on_update(u)
-            except Exception:  # a failed message must not stop the next update's
-                log.exception("could not show an update of table %s", u.table.id)
-
-    async def _on_update(self, u: Update) -> None:
+        """Take an update (called as the action is stored; returns at once): the channel's writer
+        is told, and each player's hand goes out in a task of its own, one player's in order, so
+        a message waiting out a 429 never holds back another player's hand or the next update."""
         t = u.table
-        g = t.game
-        if g is None:
+        if t.game is None:
             return
         if u.expired and u.actions and t.seats[u.actions[0].seat].ai is None:
             self._expired.setdefault((t.id, u.actions[0].seat), []).append(u.actions[0])
@@ -731,7 +715,7 @@ class Presenter:
         self._channel_due(t, u.actions)
         # the hands and their buttons: that is what the players are waiting for (and a button left
         # up after the game moved on only earns "that turn has passed")
-        await self._prompt_humans(t)
+        self._hands_due(t)
 
     async def post_pending(self, t: Table) -> None:
         """After a restart: whatever the channel is still owed (results, final standings)."""
@@ -979,27 +963,37 @@ class Presenter:
     async def prompt_humans(self, t: Table, *, everyone: bool = False) -> None:
         """Send the hand of every human who must act now, and of those whose buttons just went
         stale (so no old button stays up); everyone after a restart."""
-        async with self._lock(t):
-            await self._prompt_humans(t, everyone=everyone)
+        await asyncio.gather(*self._hands_due(t, everyone=everyone))
 
-    async def _prompt_humans(self, t: Table, *, everyone: bool = False) -> None:
+    def _hands_due(self, t: Table, *, everyone: bool = False) -> list[asyncio.Task[None]]:
+        """Start sending the hands that changed meaning: of the humans who act now, of those whose
+        buttons went stale, of a clicker waiting for an answer, of a player the clock moved for."""
         g = t.game
         if g is None:
-            return
+            return []
         acting = set(g.to_act()) if not g.over else set()
-        shown: set[int] = self._prompted.setdefault(t.id, set())
-        due = [
-            s
-            for s in range(g.players)
-            if t.seats[s].ai is None
-            and t.seats[s].user_id is not None
-            and (everyone or s in acting or s in shown or (t.id, s) in self._claims or (t.id, s) in self._expired)
-        ]
-        # different players' messages: drawn and sent side by side
-        for s, out in zip(due, await asyncio.gather(*(self.send_hand(t, s) for s in due), return_exceptions=True)):
-            if isinstance(out, BaseException):
-                log.error("table %s: could not send seat %s its hand", t.id, s, exc_info=out)
+        shown = self._prompted.get(t.id, set())
         self._prompted[t.id] = acting
+        tasks = []
+        for s in range(g.players):
+            seat = t.seats[s]
+            if seat.ai is not None or seat.user_id is None:
+                continue
+            if everyone or s in acting or s in shown or (t.id, s) in self._claims or (t.id, s) in self._expired:
+                task = asyncio.create_task(self._send_seat(t, s, s in shown), name=f"jantaku-hand-{t.id}-{s}")
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+                tasks.append(task)
+        return tasks
+
+    async def _send_seat(self, t: Table, s: int, had_buttons: bool) -> None:
+        # one player's messages one at a time, in the order the updates came (asyncio.Lock is
+        # first come, first served): an older state never lands after a newer one
+        async with self._locks.setdefault((t.id, s), asyncio.Lock()):
+            try:
+                await self.send_hand(t, s, had_buttons=had_buttons)
+            except Exception:
+                log.exception("table %s: could not send seat %s its hand", t.id, s)
 
     # a click on a hand: answered with the hand's next state ---------------------------------------
 
@@ -1073,7 +1067,7 @@ class Presenter:
             return None
         return tok
 
-    async def send_hand(self, t: Table, s: int) -> None:
+    async def send_hand(self, t: Table, s: int, *, had_buttons: bool = True) -> None:
         g = t.game
         assert g is not None
         seat = t.seats[s]
@@ -1115,7 +1109,7 @@ class Presenter:
                 self._done_sending(t, s, decision)
                 return
             stripped = claim is not None and claim.message_id == seat.hand_message_id
-            await self._send_dm_hand(t, s, notify=notify, notes=notes, stripped=stripped, sig=sig)
+            await self._send_dm_hand(t, s, notify=notify, notes=notes, stripped=stripped or not had_buttons, sig=sig)
             self._done_sending(t, s, decision)
         except discord.Forbidden:
             seat.dm_closed = True
@@ -1204,7 +1198,7 @@ class Presenter:
                 self._sig[key] = sig
                 self._shown[key] = mark
                 return
-        elif seat.hand_message_id and not stripped and s in self._prompted.get(t.id, set()):
+        elif seat.hand_message_id and not stripped:
             # the previous message still shows buttons: it keeps the hand, without them
             old = await self.hand_state(t, s, buttons=False, picture=False)
             with suppress(discord.NotFound):

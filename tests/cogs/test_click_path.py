@@ -185,6 +185,7 @@ def test_results_and_final_posted_once_each_in_order(tmp_path: Path) -> None:
             await asyncio.sleep(0.5)
             posted = [str(m.nonce) for m in c.server.messages(c.channel_id) if str(m.nonce or "").startswith(("jr1.", "jf1"))]
             assert posted == [f"jr1.{i}" for i in range(len(g.results))] + ["jf1"], (posted, len(g.results))
+            await c.server.wait_for(lambda: t.row.final_posted, timeout=10)
             assert t.row.results_posted == len(g.results) and t.row.final_posted
             # the last hand's result comes before the final standings, and each text matches its hand
             msgs = {str(m.nonce): m for m in c.server.messages(c.channel_id) if m.nonce}
