@@ -536,6 +536,8 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
             f"per click ({limits.global_budget / drive_s:.1f}/s); {limits.exempt:,} to interaction endpoints; "
             f"429s from the limits: {len(r429)} {limits.by_scope() if r429 else ''}"
         )
+        if r429:
+            say(f"  {limits.summary()}")
         if setup_lat:
             say(
                 f"  setup slash commands -> first callback (ms): p50 {pct(setup_lat, 50):.1f}  p99 {pct(setup_lat, 99):.1f}  "

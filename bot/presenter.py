@@ -240,7 +240,8 @@ class PresenterOptions:
     ``table_interval``: seconds between two edits of one table's picture (0 = edit on every
     update); ``table_edits_per_s``: table pictures edited per second over all tables (Discord
     allows a bot token 50 requests/s in all: the pictures, the least urgent, take at most this
-    share of it; 0 = no limit); ``concurrent``: updates (of any tables) worked on at once, hands before table
+    share of it; 0 = no limit); ``bot_requests_per_s``: every bot-token request the presenter
+    makes, spaced to stay under that 50/s (interaction routes are not counted by Discord); ``concurrent``: updates (of any tables) worked on at once, hands before table
     pictures (0 = no limit); ``png``: how pictures are encoded (None = :mod:`bot.render.pictures`'
     defaults)."""
 
@@ -249,6 +250,7 @@ class PresenterOptions:
     concurrent: int = 8
     png: PngOptions | None = None
     table_edits_per_s: float = 20.0
+    bot_requests_per_s: float = 40.0
 
 
 class Pacer:
@@ -665,6 +667,9 @@ class Presenter:
         self._tasks: set[asyncio.Task[None]] = set()
         self._newest = 0  # the newest snowflake Discord gave us (its clock)
         self._pace_tables = Pacer(self.options.table_edits_per_s)
+        # every request on the bot's token, spaced under Discord's 50/s for the whole token (a
+        # burst over it is a global 429, which stops every request of the bot for a while)
+        self._pace = Pacer(self.options.bot_requests_per_s)
         self._dealt: dict[tuple[int, int], int] = {}  # (table, seat) → the hand its message shows
         self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
@@ -680,6 +685,7 @@ class Presenter:
         cid = t.row.thread_id or t.row.channel_id
         ch = self.bot.get_channel(cid)
         if ch is None:
+            await self._pace()
             ch = await self.bot.fetch_channel(cid)
         return ch
 
@@ -795,11 +801,13 @@ class Presenter:
         ch = await self.channel(t)
         while t.row.results_posted < len(g.results):
             i = t.row.results_posted
+            await self._pace()
             await self.post_result(ch, t, i)
             t.row.results_posted = i + 1
             await self.service.repo.set_table(t.id, results_posted=i + 1)
 
     async def _post_final(self, t: Table) -> None:
+        await self._pace()
         await self.post_final(await self.channel(t), t)
         t.row.final_posted = True
         await self.service.repo.set_table(t.id, final_posted=1)
@@ -834,6 +842,7 @@ class Presenter:
         # a new hand gets a new table message (the old one stays as that hand's history), and so
         # does a message about to be an hour old: Discord limits the edits of those (30046)
         fresh = p.hand == hand and t.row.message_id is not None and self.age(t.row.message_id) < TABLE_MESSAGE_AGE
+        await self._pace()
         if t.row.message_id and (fresh or (g is not None and g.over)):
             msg = ch.get_partial_message(t.row.message_id)
             try:
@@ -1162,7 +1171,12 @@ class Presenter:
     async def _dm(self, user_id: int) -> Any:
         dm = self._dms.get(user_id)
         if dm is None:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            user = self.bot.get_user(user_id)
+            if user is None:
+                await self._pace()
+                user = await self.bot.fetch_user(user_id)
+            if user.dm_channel is None:
+                await self._pace()
             dm = self._dms[user_id] = user.dm_channel or await user.create_dm()
         return dm
 
@@ -1178,6 +1192,7 @@ class Presenter:
             except discord.HTTPException:  # expired early, or gone
                 self._tokens.pop(key, None)
         try:
+            await self._pace()
             await dm.get_partial_message(message_id).edit(**_edit_kwargs(state))
             return True
         except discord.NotFound:
@@ -1204,6 +1219,7 @@ class Presenter:
             with suppress(discord.NotFound):
                 await self._edit_hand_message(t, s, dm, seat.hand_message_id, old)
         state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
+        await self._pace()
         msg = await dm.send(**_send_kwargs(state))
         self.saw(msg.id)
         self._sig[key] = sig
