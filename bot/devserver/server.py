@@ -106,6 +106,10 @@ T = TypeVar("T")
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 
 
+#: seconds a message's nonce is remembered with enforce_nonce (Discord: "the past few minutes")
+NONCE_WINDOW = 180.0
+
+
 class ApiError(Exception):
     """Raised by handlers; becomes Discord's error JSON ``{"message", "code", "errors"}``."""
 
@@ -1676,6 +1680,15 @@ class DiscordServer:
                 raise ApiError(403, 50083, "Thread is archived")
             if ch.archived:
                 ch.archived = False
+        nonce = body.get("nonce") if isinstance(body, dict) else None
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: with enforce_nonce, a nonce already used by the same author in the past few
+            # minutes returns that message instead of creating another
+            for old in reversed(self.messages(ch.id)):
+                if old.created_at.timestamp() < self.clock.time() - NONCE_WINDOW:
+                    break
+                if old.nonce is not None and str(old.nonce) == str(nonce) and old.author_id == st.bot.id:
+                    return json_response(st.message_payload(old))
         msg = self._new_message(ch, body, files, author_id=st.bot.id)
         ref = body.get("message_reference")
         if ref:

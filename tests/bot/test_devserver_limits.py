@@ -479,3 +479,32 @@ def test_issue16_lone_surrogate_in_a_string_option_arrives_as_u_fffd_and_the_ses
             assert w.seen.echoed == ["a\ufffdb", "\U0001f004"]
 
     run(body)
+
+
+def test_enforce_nonce_returns_the_message_already_made() -> None:
+    """Discord's Create Message: with ``enforce_nonce`` a nonce used by the same author in the past
+    few minutes returns that message instead of creating another (how the bot posts a hand's
+    result exactly once across a restart)."""
+    import discord
+
+    from bot.devserver import DiscordServer
+
+    async def main() -> None:
+        async with DiscordServer() as server:
+            guild = server.add_guild("Club", channels=["tables"])
+            client = discord.Client(intents=discord.Intents.none(), guild_ready_timeout=0.1)
+            task = asyncio.create_task(client.start("token"))
+            await server.wait_until_ready()
+            ch = await client.fetch_channel(guild.channel_ids[0])
+            a = await ch.send("result of hand 1", nonce="jr1.0")  # type: ignore[union-attr]
+            b = await ch.send("result of hand 1", nonce="jr1.0")  # type: ignore[union-attr]
+            c = await ch.send("result of hand 2", nonce="jr1.1")  # type: ignore[union-attr]
+            assert a.id == b.id != c.id
+            assert [m.content for m in server.messages(guild.channel_ids[0])] == ["result of hand 1", "result of hand 2"]
+            server.advance(600)  # past Discord's window the nonce may be used again
+            d = await ch.send("result of hand 1", nonce="jr1.0")  # type: ignore[union-attr]
+            assert d.id != a.id
+            await client.close()
+            task.cancel()
+
+    asyncio.run(main())
