@@ -70,6 +70,7 @@ class TableRow:
     message_id: int | None
     created_at: float
     seats: list[SeatRow] = field(default_factory=list)
+    commitment: str | None = None  # fairness: written at /table start (migration 0004)
 
 
 @dataclass(slots=True)
@@ -367,6 +368,7 @@ class Repository:
             status=r["status"],
             message_id=r["message_id"],
             created_at=r["created_at"],
+            commitment=r["commitment"],
         )
 
     async def get_table(self, table_id: int) -> TableRow | None:
