@@ -23,6 +23,7 @@ from engine.__main__ import main as engine_main
 from engine.logs.export import mjai_tile
 from engine.logs.replay import ReplayReport, replay_record
 from engine.logs.tenhou6 import parse_tenhou6
+from engine.table.game import Game
 from engine.table.wall import shuffled
 from engine.tiles import format_tiles
 from tests.bot.harness import Club, club
@@ -177,5 +178,47 @@ def test_leaks_nothing_a_non_player_or_another_player_sees_rebuilds_hidden_tiles
             other = next(f"{seat}d{n}{tile[1]}" for n in "123456789" if f"{n}{tile[1]}" != tile)
             path.write_text(json.dumps({**own, "actions": " ".join(tokens[:cut] + [other] + tokens[cut + 1 :])}))
             assert engine_main(["verify", str(path), "--commitment", commitment]) == 1
+
+    asyncio.run(main())
+
+
+def test_leaks_taiwan16_export_of_a_running_game_has_no_seed_and_no_hand_in_play(tmp_path: Path) -> None:
+    """taiwan16 has no tenhou.net/6 form: its own-format export was the seed and every action."""
+
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            c.bot.service.new_seed = lambda: SEED
+            await c.slash("alice", "table open", {"ruleset": "taiwan16", "length": "1-round", "mode": "async"})
+            await c.slash("bob", "table join", {})
+            await c.slash("alice", "table add-ai", {"seats": 2})
+            await c.slash("alice", "table start", {})
+            await _click_until(c, ["alice", "bob"], lambda g: len(g.results) >= 1 and g.live_pos >= 8)
+            t = c.bot.service.tables[1]
+            g = t.game
+            assert g is not None and not g.over
+            finished = len(g.results)
+            current = [format_tiles((g.code(x) for x in h), sort=True) for h in g.deal.haipai]
+
+            rec = await c.slash("erin", "table export", {"table": 1})
+            status = await c.slash("erin", "table status", {"table": 1})
+            files = _files(c, rec)
+            assert set(files) == {"table-1.jantaku.json"}
+            blobs = _seen_by(c, "erin") + _seen_by(c, "bob")
+            assert any(m.interaction_id == status.id for m in c.server.visible_to(c.users["erin"].id))
+            for where, data in blobs:
+                assert SEED.encode() not in data, where
+            real = shuffled(list(range(len(g.tileset.codes))), SEED, finished)
+            for token in _tokens(blobs):
+                assert shuffled(list(range(len(g.tileset.codes))), token, finished) != real, token
+            own = json.loads(files["table-1.jantaku.json"])
+            assert "seed" not in own and "actions" not in own and own["in_progress"] is True
+            assert len(own["hands"]) == finished
+            assert sum(len(h["actions"].split()) for h in own["hands"]) < len(g.actions)
+            assert all(h["haipai"] != current for h in own["hands"])
+            # Game.from_dict, the way the issue rebuilt the hidden hands, gets nothing of this game
+            rebuilt = Game.from_dict(own)
+            assert rebuilt.actions == [] and [
+                format_tiles((rebuilt.code(x) for x in h), sort=True) for h in rebuilt.deal.haipai
+            ] != current
 
     asyncio.run(main())
