@@ -110,15 +110,24 @@ async def export_files(t: Table) -> tuple[str, list[tuple[str, bytes]]]:
 
 def _check(row: TableRow, actions: list[str], names: list[str], recorded: list[int] | None) -> str:
     try:
-        g = Game(table_ruleset(row), row.seed)
+        rs = table_ruleset(row)
+        g = Game(rs, row.seed)
     except Exception:  # a ruleset this version cannot build
         return f"Table #{row.id}: its ruleset '{row.ruleset}' cannot be rebuilt, so it cannot be verified."
+    computed = commitment(row.ruleset, rs.options_dict(), row.seed)
+    if row.commitment is not None and computed != row.commitment:
+        return (
+            f"Table #{row.id} does NOT verify: its stored seed, ruleset and options hash to `{computed}`, "
+            f"not to the commitment `{row.commitment}` posted when it started."
+        )
     for i, text in enumerate(actions):
         try:
             g.play(Action.parse(text))
         except (ValueError, IllegalActionError) as e:
             return f"Table #{row.id} does NOT verify: stored action {i + 1} ({text}) cannot be played on the walls of its seed ({e})."
-    if recorded is not None and g.over and list(g.final_scores) != recorded:
+    if not g.over:
+        return f"Table #{row.id} does NOT verify: its stored action log stops after {len(actions)} actions, before the end of the game."
+    if recorded is not None and list(g.final_scores) != recorded:
         return (
             f"Table #{row.id} does NOT verify: the standings recorded {recorded}, the stored log replays to "
             f"{list(g.final_scores)}."

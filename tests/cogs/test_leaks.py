@@ -166,6 +166,25 @@ def test_leaks_nothing_a_non_player_or_another_player_sees_rebuilds_hidden_tiles
             answer = " ".join(m.content for m in verdict.messages)
             assert "verified" in answer and "NOT" not in answer, answer
 
+            # a seed or an action changed in the database afterwards: /table verify says so
+            async def verify_now() -> str:
+                rec = await c.slash("erin", "table verify", {"table": 1})
+                return " ".join(m.content for m in rec.messages)
+
+            db = c.bot.repo.db
+            await db.execute("UPDATE tables SET seed = ? WHERE id = 1", ("arranged-" + SEED,))
+            answer = await verify_now()
+            assert "does NOT verify" in answer and "commitment" in answer, answer
+            await db.execute("UPDATE tables SET seed = ? WHERE id = 1", (SEED,))
+            stored = await c.bot.repo.actions(1)
+            serial, text = next((s, a) for s, a in stored[len(stored) // 2 :] if re.fullmatch(r"\dd\d[mps]", a))
+            swapped = next(f"{text[:2]}{n}{text[3]}" for n in "123456789" if n != text[2])
+            await db.execute("UPDATE actions SET action = ? WHERE table_id = 1 AND serial = ?", (swapped, serial))
+            answer = await verify_now()
+            assert "does NOT verify" in answer, answer
+            await db.execute("UPDATE actions SET action = ? WHERE table_id = 1 AND serial = ?", (text, serial))
+            assert "verified" in await verify_now()
+
             rec = await c.slash("erin", "table export", {"table": 1})
             own = json.loads(_files(c, rec)["table-1.jantaku.json"])
             assert own["seed"] == SEED and own["final_scores"] == list(c.bot.service.tables[1].game.final_scores)  # type: ignore[union-attr]
