@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import fairness
 from bot.render import variants as vr
 from bot.render.pictures import (
     DEADLINES,
@@ -177,6 +178,7 @@ def status_text(t: Table, last: list[Action] | None = None) -> str:
     else:
         waiting = [t.seats[s].name for s in g.to_act()]
         lines.append("Waiting for: " + ", ".join(waiting) + clock_text(t))
+    lines.append(fairness.status_line(t))  # the commitment; the seed once the game is over
     return "\n".join(lines)
 
 
@@ -231,7 +233,7 @@ def final_text(t: Table) -> str:
         f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} {unit}" if unit else f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} ({g.final_results[s]:+.1f})"
         for i, s in enumerate(g.ranking())
     ]
-    return f"**Table #{t.id} final standings**\n" + "\n".join(rows)
+    return f"**Table #{t.id} final standings**\n" + "\n".join(rows) + "\n" + fairness.reveal_text(t)
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,7 +191,7 @@ class TableService:
         self._preparing: dict[tuple[str, int, int], asyncio.Future[list[str]]] = {}  # loads under way
         self.on_timer_change: Callable[[], None] | None = None
         #: the seed of a new table's game (tests replace it to play a known deal)
-        self.new_seed: Callable[[], str] = lambda: secrets.token_hex(8)
+        self.new_seed: Callable[[], str] = lambda: secrets.token_hex(16)  # 128 bits: see bot.fairness
 
     # ---------------------------------------------------------------- lobby
 

@@ -1,4 +1,4 @@
-"""``/table`` commands: open, join, leave, add-ai, start, status, abandon, list, export, auto.
+"""``/table`` commands: open, join, leave, add-ai, start, status, abandon, list, export, verify, auto.
 
 Thin: each command parses its options, calls :class:`~bot.tables.TableService` and answers with a
 plain sentence (ephemeral for refusals). No rule logic here.
@@ -7,7 +7,6 @@ plain sentence (ephemeral for refusals). No rule logic here.
 from __future__ import annotations
 
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Literal
 
@@ -15,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import fairness
 from bot.presenter import status_text
 from bot.tables import PLAYABLE, Table, TableError, length_text, lengths
 from engine.rules.base import find_ruleset
@@ -193,7 +193,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table, statuses=("open",))
         self.service.check_start(t, interaction.user.id)  # a refusal is answered before any announcement
-        await interaction.response.send_message(f"Table #{t.id} starts! Seats are drawn at random; hands come by direct message.")
+        # the commitment is stored and posted before any tile is dealt (the seed was drawn at open)
+        t.row.commitment = fairness.table_commitment(t.row)
+        await self.service.repo.set_table(t.id, commitment=t.row.commitment)
+        await interaction.response.send_message(
+            f"Table #{t.id} starts! Seats are drawn at random; hands come by direct message.\n{fairness.commitment_text(t)}"
+        )
         await self.service.start(t.id, interaction.user.id)
 
     @app_commands.command(name="status", description="Show a table")
@@ -217,29 +222,24 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         lines = [f"#{r.id} {r.ruleset} {r.mode} — {r.status} — {', '.join(s.name for s in r.seats)} in <#{r.channel_id}>" for r in rows]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
-    @app_commands.command(name="export", description="The game as tenhou.net/6 JSON and mjai")
+    @app_commands.command(name="export", description="The game's finished hands as tenhou.net/6 JSON, mjai and the bot's own format")
     async def export(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table, statuses=("playing", "finished"))
         if t.game is None:
             raise TableError("that table has not started")
-        from engine.logs.export import dumps_mjai, to_tenhou6
+        await interaction.response.defer(thinking=True)  # a long game's replay can take a second or two
+        text, files = await fairness.export_files(t)
+        await interaction.followup.send(text, files=[discord.File(io.BytesIO(data), name) for name, data in files])
 
-        names = [s.name for s in t.seats]
-        own = json.dumps({**t.game.to_dict(), "names": names}, ensure_ascii=False).encode()
-        try:
-            t6 = json.dumps(to_tenhou6(t.game, names=names), ensure_ascii=False).encode()
-            mj = dumps_mjai(t.game, names=names).encode()
-        except ValueError:  # taiwan16, chinitsu_toutenkou: no tenhou.net/6 or mjai form
-            await interaction.response.send_message(
-                f"Table #{t.id}: {t.row.ruleset} games have no tenhou.net/6 or mjai form; here is the game as "
-                "its ruleset, options, seed and actions, from which the engine replays it exactly.",
-                files=[discord.File(io.BytesIO(own), f"table-{t.id}.jantaku.json")],
-            )
-            return
-        await interaction.response.send_message(
-            f"Table #{t.id}: open the .json in a tenhou.net/6 viewer.",
-            files=[discord.File(io.BytesIO(t6), f"table-{t.id}.json"), discord.File(io.BytesIO(mj), f"table-{t.id}.mjai.jsonl")],
-        )
+    @app_commands.command(name="verify", description="Check a finished table's seed and log against the commitment posted at its start")
+    async def verify(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        if table is None:  # the newest started table of this channel; no replay before the thread's
+            rows = await self.service.repo.tables_with_status("playing", "finished", channel_id=interaction.channel_id or 0)
+            if not rows:
+                raise TableError("there is no started table in this channel: name one, `/table verify table:<number>`")
+            table = rows[-1].id
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(await fairness.verify_table(self.service.repo, table))
 
     @app_commands.command(name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile")
     async def auto(

@@ -6,6 +6,9 @@
 * ``shanten "<tiles>" [--json]``: shanten overall and per form, then waits (tenpai) or, for each
   useful discard, the ukeire with counts.
 * ``replay PATH... [--json]``: replays game logs (see :mod:`engine.logs.replay`).
+* ``verify PATH [--commitment HEX]``: checks a finished game's own-format export (the
+  ``.jantaku.json`` of ``/table export``) against its commitment (:mod:`engine.verify`): one
+  sentence, exit status 0 if verified, 1 if something does not match, 2 if the file cannot be read.
 * ``warm``: builds every ruleset's shanten tables into the on-disk cache (``~/.cache/jantaku``,
   or ``$JANTAKU_CACHE``), which their first use does otherwise (~17 s once per machine).
 """
@@ -150,6 +153,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return rc
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from engine.verify import verify
+
+    try:
+        with open(args.path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"error: cannot read {args.path} as a JSON export: {e}")
+        return 2
+    verdict = verify(data, expected=args.commitment)
+    print(verdict.sentence)
+    return 0 if verdict.ok else 1
+
+
 def cmd_warm(args: argparse.Namespace) -> int:
     from engine.rules import warm_up
 
@@ -177,6 +194,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("paths", nargs="+")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_replay)
+    v = sub.add_parser("verify", help="check a finished game's export against its commitment")
+    v.add_argument("path")
+    v.add_argument("--commitment", help="the commitment the bot posted when the game started")
+    v.set_defaults(func=cmd_verify)
     args = p.parse_args(argv)
     result: int = args.func(args)
     return result

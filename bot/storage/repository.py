@@ -74,6 +74,7 @@ class TableRow:
     final_posted: bool = False
     pings: bool = False  # each decision reaches its player as a new message
     call_seconds: int = 3600  # an async table's call offer waits this long
+    commitment: str | None = None  # fairness: written at /table start (migration 0005)
 
 
 @dataclass(slots=True)
@@ -375,6 +376,7 @@ class Repository:
             final_posted=bool(r["final_posted"]),
             pings=bool(r["pings"]),
             call_seconds=int(r["call_seconds"]),
+            commitment=r["commitment"],
         )
 
     async def get_table(self, table_id: int) -> TableRow | None:

@@ -12,6 +12,16 @@ The starting scores and (round, hand, honba, sticks) of a game are not stored by
 are derived from the first hand's result (the riichi sticks on the table at the start are found by
 trying until the re-play reproduces every result), or given with ``scores=`` / ``start=``.
 Only finished hands are exported; an unfinished last hand is left out (both formats need a result).
+Nothing here writes the seed except :func:`to_jantaku` of a game that is over: a running game's
+export holds its finished hands only, from which neither the current hand nor a later one can be
+rebuilt (each hand's wall is its own SHA-256 stream of the seed, :mod:`engine.table.wall`).
+
+The project's own format (:func:`to_jantaku`, every ruleset, the one ``python -m engine verify``
+checks): ``format`` ``"jantaku"``, ``version`` 1, ``ruleset``, ``options``, ``names``,
+``commitment`` (when given), ``hands`` (per finished hand: each seat's starting tiles in the hand
+grammar, the hand's actions, its payments and the scores after it) and, once the game is over,
+``seed``, ``actions`` (the whole log, so ``Game.from_dict`` replays it), ``final_scores`` and
+``final_results``; a running game's export says ``"in_progress": true`` instead.
 
 tenhou.net/6: ``ver``, ``ref``, ``name``, ``rule {disp, aka51..53}``, ``log`` (17-element hand
 arrays), ``sc`` (only for a game that reached its end). 3-player games follow what Tenhou and the
@@ -59,15 +69,17 @@ from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset
 from engine.scoring.result import base_points, ceil100
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, HandResult, Phase
-from engine.tiles import RED
+from engine.tiles import RED, format_tiles
 
 __all__ = [
     "dumps_mjai",
+    "finished_hands",
     "mjai_tile",
     "record_game",
     "ruleset_entry",
     "tenhou6_ambiguities",
     "tenhou6_tile",
+    "to_jantaku",
     "to_mjai",
     "to_tenhou6",
 ]
@@ -661,8 +673,10 @@ def _number(x: float) -> int | float:
     return int(x) if float(x).is_integer() else x
 
 
-def to_tenhou6(game: Game, *, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The game as one tenhou.net/6 JSON object (``json.dumps(..., ensure_ascii=False)`` it)."""
+def to_tenhou6(game: Game, *, names: Sequence[str] | None = None, ref: str | None = None) -> dict[str, Any]:
+    """The game as one tenhou.net/6 JSON object (``json.dumps(..., ensure_ascii=False)`` it).
+
+    Its finished hands only; ``ref`` (default ``jantaku-<ruleset>``) never holds the seed."""
     record = record_game(game, names=names)
     rs = game.ruleset
     n = rs.players
@@ -670,7 +684,7 @@ def to_tenhou6(game: Game, *, names: Sequence[str] | None = None) -> dict[str, A
     red = rs.options.red_fives
     out: dict[str, Any] = {
         "ver": 2.3,
-        "ref": f"jantaku-{rs.name}-{game.seed}",
+        "ref": ref if ref is not None else f"jantaku-{rs.name}",  # never the seed: see to_jantaku
         "log": [_tenhou6_hand(h, n, rs, yaku_names) for h in record.hands],
         "ratingc": f"PF{n}",
         "rule": {"disp": _rule_disp(rs), "aka53": red[2], "aka52": red[1], "aka51": red[0]},
@@ -888,3 +902,58 @@ def to_mjai(game: Game, *, names: Sequence[str] | None = None) -> list[dict[str,
 def dumps_mjai(game: Game, *, names: Sequence[str] | None = None) -> str:
     """:func:`to_mjai` as JSON lines (one event per line, final newline)."""
     return "".join(json.dumps(ev, ensure_ascii=False) + "\n" for ev in to_mjai(game, names=names))
+
+
+# ----------------------------------------------------------------------------------------------
+# the project's own format
+
+
+def finished_hands(game: Game) -> list[dict[str, Any]]:
+    """Each finished hand of ``game``: ``haipai`` (every seat's starting tiles, sorted, in the hand
+    grammar), ``actions`` (the hand's action texts), ``deltas`` and ``scores`` (after the hand).
+    The hand still being played is left out. Re-plays the actions on a fresh game."""
+    fresh = Game(game.ruleset, game.seed, deals=game._deals)
+
+    def haipai(g: Game) -> list[str]:
+        return [format_tiles((g.code(t) for t in h), sort=True) for h in g.deal.haipai]
+
+    out: list[dict[str, Any]] = []
+    dealt = haipai(fresh)
+    texts: list[str] = []
+    for a in game.actions:
+        n = len(fresh.results)
+        fresh.apply(a)
+        texts.append(a.text)
+        if len(fresh.results) > n:
+            r = fresh.results[n]
+            out.append({"haipai": dealt, "actions": " ".join(texts), "deltas": list(r.deltas), "scores": list(r.scores_after)})
+            texts = []
+            if not fresh.over:
+                dealt = haipai(fresh)
+    return out
+
+
+def to_jantaku(
+    game: Game, *, names: Sequence[str] | None = None, commitment: str | None = None
+) -> dict[str, Any]:
+    """The game in the project's own format (module docstring). The seed and the whole action log
+    are written only when the game is over; before, only the finished hands are."""
+    entry = ruleset_entry(game.ruleset)
+    out: dict[str, Any] = {
+        "format": "jantaku",
+        "version": 1,
+        "ruleset": entry["ruleset"],
+        "options": game.ruleset.options_dict(),
+        "names": list(names) if names is not None else list(_default_names(game.players)),
+    }
+    if commitment is not None:
+        out["commitment"] = commitment
+    out["hands"] = finished_hands(game)
+    if game.over and not game.truncated:
+        out["seed"] = game.seed
+        out["actions"] = " ".join(a.text for a in game.actions)
+        out["final_scores"] = list(game.final_scores)
+        out["final_results"] = [_number(x) for x in game.final_results]
+    else:
+        out["in_progress"] = True
+    return out

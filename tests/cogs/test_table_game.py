@@ -83,7 +83,7 @@ def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
             rec = await c.slash("bob", "table export", {"table": 1})
             msg = next(m for m in c.server.visible_to(c.users["bob"].id) if m.interaction_id == rec.id)
             files = {a.filename: a for a in msg.attachments}
-            assert set(files) == {"table-1.json", "table-1.mjai.jsonl"}
+            assert set(files) == {"table-1.json", "table-1.mjai.jsonl", "table-1.jantaku.json"}
             exported = parse_tenhou6(json.loads(files["table-1.json"].data), "table-1.json")
             report = ReplayReport()
             again = replay_record(exported, report)
