@@ -98,12 +98,23 @@ def test_async_table_pings_once_per_decision(tmp_path: Path) -> None:
             t = c.bot.service.tables[1]
             assert t.row.pings  # async tables ping by default
             decisions: list[int] = []
+            calls = 0
             for _ in range(8):
                 mid, live = await _decisions(c, "alice")
                 if not live:
                     break
                 serial = t.decision_serial()
                 decisions.append(serial)
+                # the clock armed for this decision: a call offer has its own short window
+                from engine.table.game import Phase
+
+                (timer,) = await c.bot.repo.timers()
+                window = timer.due - timer.prompt_at
+                if t.game.phase in (Phase.CALL, Phase.CHANKAN):  # type: ignore[union-attr]
+                    calls += 1
+                    assert abs(window - t.row.call_seconds) < 1, window
+                else:
+                    assert abs(window - 24 * 3600) < 1, window
                 rec = await c.server.click(alice, mid, live[0])
                 await rec.response()
                 assert rec.callback_type in (6, 7)
@@ -111,6 +122,7 @@ def test_async_table_pings_once_per_decision(tmp_path: Path) -> None:
                 await c.server.wait_for(lambda: not any(x.startswith("mj:") for x in c.server.message(mid).custom_ids()), timeout=10)  # noqa: B023
                 await c.server.wait_for(lambda: t.decision_serial() != serial or t.game.over, timeout=10)  # noqa: B023, B023
             assert len(decisions) >= 4
+            print(f"{len(decisions)} decisions, {calls} of them call offers")
             # exactly one new message per decision, each with that decision's buttons
             dms = [m for m in c.server.dms(alice) if any(a.filename == "hand.png" for a in m.attachments)]
             firsts: dict[int, int] = {}
