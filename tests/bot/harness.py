@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,3 +74,27 @@ async def club(
             await runner
         restore()
         await server.stop()
+
+
+async def play_out(c: Club, humans: Iterable[str], *, seconds: float = 240, table: int = 1) -> int:
+    """Each human presses the first live button of their newest hand message until the game is
+    over; returns the clicks. AssertionError if it does not end within ``seconds``."""
+    t = c.bot.service.tables[table]
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    clicks = 0
+    while loop.time() < until:
+        if t.game is not None and t.game.over:
+            return clicks
+        moved = False
+        for who in humans:
+            mid, live = c.live_buttons(who, table)
+            if live:
+                rec = await c.server.click(c.users[who].id, mid, live[0])
+                await rec.response()
+                assert not rec.errors, rec.errors
+                clicks += 1
+                moved = True
+        if not moved:
+            await asyncio.sleep(0.01)
+    raise AssertionError("the game did not finish")

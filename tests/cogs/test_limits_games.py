@@ -11,29 +11,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, play_out
 
 HUMANS = ("alice", "bob", "carol", "dave")
-
-
-async def _play(c: Club, humans: tuple[str, ...], seconds: float = 240) -> None:
-    t = c.bot.service.tables[1]
-    loop = asyncio.get_running_loop()
-    until = loop.time() + seconds
-    while loop.time() < until:
-        if t.game is not None and t.game.over:
-            return
-        moved = False
-        for who in humans:
-            mid, live = c.live_buttons(who)
-            if live:
-                rec = await c.server.click(c.users[who].id, mid, live[0])
-                await rec.response()
-                assert not rec.errors, rec.errors
-                moved = True
-        if not moved:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the game did not finish")
 
 
 async def _check_posted_once(c: Club) -> None:
@@ -57,7 +37,7 @@ def test_riichi_hanchan_four_humans_under_discord_limits(tmp_path: Path) -> None
             for who in HUMANS[1:]:
                 await c.slash(who, "table join", {})
             await c.slash("alice", "table start", {})
-            await _play(c, HUMANS)
+            await play_out(c, HUMANS)
             await _check_posted_once(c)
             # every click was answered with the clicker's own new hand (or deferred, then edited
             # through its token): per click, bot-token requests stay below one
@@ -76,7 +56,7 @@ def test_taiwan16_game_under_discord_limits(tmp_path: Path) -> None:
             await c.slash("alice", "table open", {"ruleset": "taiwan16", "length": "1-round"})
             await c.slash("alice", "table add-ai", {"seats": 3})
             await c.slash("alice", "table start", {})
-            await _play(c, ("alice",))
+            await play_out(c, ("alice",))
             await _check_posted_once(c)
 
     asyncio.run(main())

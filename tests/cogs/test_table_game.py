@@ -12,28 +12,7 @@ from engine.logs.tenhou6 import parse_tenhou6
 from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
-from tests.bot.harness import Club, club
-
-
-async def _play_out(c: Club, humans: list[str], limit: int = 5000) -> None:
-    for _ in range(limit):
-        t = c.bot.service.tables.get(1)
-        if t is None or t.game is None:
-            await asyncio.sleep(0.01)
-            continue
-        if t.game.over:
-            return
-        moved = False
-        for who in humans:
-            mid, live = c.live_buttons(who)
-            if live:
-                rec = await c.server.click(c.users[who].id, mid, live[0])
-                await rec.response()
-                moved = True
-                break
-        if not moved:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the game did not finish")
+from tests.bot.harness import club, play_out
 
 
 def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
@@ -46,7 +25,7 @@ def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
             await c.slash("bob", "table join", {})
             await c.slash("alice", "table add-ai", {"seats": 2})
             await c.slash("alice", "table start", {})
-            await _play_out(c, ["alice", "bob"])
+            await play_out(c, ["alice", "bob"])
             await c.server.wait_for(lambda: any("final standings" in m.content for m in c.server.messages(c.channel_id)), timeout=20)
             t = c.bot.service.tables[1]
             g = t.game
