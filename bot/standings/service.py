@@ -73,6 +73,20 @@ class Who:
         return cls(f"ai:{name}", None, name, "ai")
 
 
+RATING_EXPLAINED = {
+    "openskill": "rating = mu − 3 sigma (openskill): a careful estimate of skill that grows with games played, "
+    "so at the same results a player with fewer games ranks lower",
+    "tenhou": "rating = Tenhou's R: starts at 1500 and moves with each game's place against the table's average R",
+    "points": "rating = the running total of the results (uma/oka)",
+}
+NAME_WIDTH = 20  # a leaderboard line stays within a phone's width: place, name, value, games
+
+
+def _markdown_safe(text: str) -> str:
+    """A player's name as plain text inside Discord markdown (no bold, links or mentions from it)."""
+    return re.sub(r"([\\*_~`|<@\[\]])", r"\\\1", text)
+
+
 @dataclass(slots=True)
 class LeaderboardPage:
     season: SeasonRow
@@ -83,18 +97,32 @@ class LeaderboardPage:
     rows: list[tuple[int, StandingRow]]
 
     def text(self) -> str:
-        head = {"points": "points (uma/oka)", "rating": "rating", "placement": "average placement"}[self.by]
-        lines = [f"**{self.season.name}** — leaderboard by {head} (page {self.page + 1}/{max(1, self.pages)})"]
+        """One line per player (place, name, the value ranked by, games): no code block, so each line
+        wraps like ordinary text on a phone instead of scrolling sideways."""
+        head = {
+            "points": "points (uma/oka total)",
+            "rating": f"rating ({self.season.rating})",
+            "placement": "average placement (lower is better)",
+        }[self.by]
+        lines = [f"**{_markdown_safe(self.season.name)}** — ranked by {head}, page {self.page + 1}/{max(1, self.pages)}"]
+        if self.by == "rating":
+            lines.append(f"-# {RATING_EXPLAINED.get(self.season.rating, 'rating of the season')}")
         if not self.rows:
-            need = f" with at least {self.season.min_games} games" if self.season.min_games else ""
+            need = f" with at least {self.season.min_games} games" if self.season.min_games > 0 else ""
             lines.append(f"No players{need} yet.")
             return "\n".join(lines)
-        body = [f"{'#':>3} {'player':<20} {'games':>5} {'points':>8} {'avg pl':>6} {'rating':>8}"]
         for rank, s in self.rows:
-            body.append(
-                f"{rank:>3} {s.name[:20]:<20} {s.games:>5} {s.result_total:>+8.1f} {s.average_place:>6.2f} {s.rating:>8.1f}"
-            )
-        lines.append("```\n" + "\n".join(body) + "\n```")
+            name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
+            games = f"{s.games} game{'s' if s.games != 1 else ''}"
+            if self.by == "points":
+                value = f"**{s.result_total:+.1f}**"
+            elif self.by == "rating":
+                value = f"**{s.rating:.1f}** ({s.result_total:+.1f})"
+            else:
+                value = f"**{s.average_place:.2f}** avg place"
+            lines.append(f"{rank}. {_markdown_safe(name)} · {value} · {games}")
+        if self.season.min_games > 0:
+            lines.append(f"-# players with fewer than {self.season.min_games} games are not listed")
         return "\n".join(lines)
 
 
@@ -631,11 +659,16 @@ class StandingsService:
             return s
         return await self.season(guild_id, season)
 
-    async def player_stats(self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True) -> PlayerStats:
+    async def player_standing(self, guild_id: int | None, who: Who, season: str | None = None) -> tuple[SeasonRow, StandingRow]:
+        """The season and the player's summary row in it; refuses if they have no games there."""
         s = await self.season(guild_id, season)
         st = await self.repo.standing(s.id, who.player)
         if st is None or st.games == 0:
             raise StandingsError(f"{who.name} has no recorded games in the season '{s.name}'")
+        return s, st
+
+    async def player_stats(self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True) -> PlayerStats:
+        s, st = await self.player_standing(guild_id, who, season)
         history = await self.repo.player_history(s.id, who.player)
         bot = [h for h in history if h.source == "bot" and h.table_id is not None]
         play: SeatStats | None = None

@@ -55,13 +55,16 @@ async def _add(c: Club, who: str, players: list[tuple[str, int]], **extra: Any) 
     return _reply(c, await c.slash(who, "result add", opts))
 
 
+_LINE = re.compile(r"(\d+)\. (.+?) · \*\*([+-]?\d+\.\d+)\*\*(?: \(([+-]\d+\.\d)\)| avg place)? · (\d+) games?")
+
+
 def _board(text: str) -> list[tuple[str, int, float]]:
-    """(name, games, points) per leaderboard line."""
+    """(name, games, the value ranked by) per leaderboard line: ``1. alice · **+55.0** · 3 games``."""
     out = []
     for line in text.splitlines():
-        m = re.match(r"\s*\d+ (.{20}) +(\d+) +([+-]\d+\.\d)", line)
+        m = _LINE.fullmatch(line)
         if m:
-            out.append((m[1].strip(), int(m[2]), float(m[3])))
+            out.append((m[2], int(m[5]), float(m[3])))
     return out
 
 
