@@ -129,7 +129,7 @@ class Members:
             # no privileged intent; display names are then compared exactly. Bounded in time: the
             # interaction has 3 seconds for its first answer.
             got = await asyncio.wait_for(self.guild.query_members(query=name.strip()[:100], limit=100, cache=False), SEARCH_SECONDS)
-        except (asyncio.TimeoutError, discord.ClientException, ValueError) as e:
+        except (TimeoutError, discord.ClientException, ValueError) as e:
             log.warning("member search for %r failed (%r); using the members seen so far", name, e)
             return
         for m in got:
@@ -269,11 +269,21 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         if not seasons:
             await interaction.response.send_message("This club has no seasons yet: an organiser can start one with /season start.", ephemeral=True)
             return
-        lines = [
-            f"**{s.name}** — {s.ruleset}, rating {s.rating}, {'running' if s.active else 'ended'}"
-            for s in seasons
-        ]
+        lines = []
+        for s in seasons:
+            if self.svc.damage_of(s):
+                lines.append(f"**{s.name}** — {self.svc.damage_sentence(s)}.")
+            else:
+                lines.append(f"**{s.name}** — {s.ruleset}, rating {s.rating}, {'running' if s.active else 'ended'}")
         await interaction.response.send_message("\n".join(lines))
+
+    @app_commands.command(name="rebuild", description="Rebuild a season's ratings and standings from its games (organisers)")
+    async def rebuild(self, interaction: discord.Interaction, season: str | None = None) -> None:
+        self._require_organiser(interaction, "rebuild a season's standings")
+        s, games = await self.svc.rebuild_season(interaction.guild_id, interaction.user.id, season, organiser=True)
+        await interaction.response.send_message(
+            f"The standings of **{s.name}** were rebuilt from its {games} game{'s' if games != 1 else ''}."
+        )
 
     @app_commands.command(name="export", description="Every result of a season as CSV")
     async def export(self, interaction: discord.Interaction, season: str | None = None) -> None:
@@ -283,6 +293,7 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
     end.autocomplete("season")(_StandingsCog._season_complete)
     rename.autocomplete("season")(_StandingsCog._season_complete)
     export.autocomplete("season")(_StandingsCog._season_complete)
+    rebuild.autocomplete("season")(_StandingsCog._season_complete)
 
 
 class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_description="Results of games played at the table"):
@@ -332,8 +343,12 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     @app_commands.command(name="void", description="Take a recorded game out of the standings (organisers)")
     async def void(self, interaction: discord.Interaction, game: int, reason: str = "") -> None:
         self._require_organiser(interaction, "void a result")
-        await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
-        await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.")
+        g = await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
+        pending = g.data.get("not_recomputed")
+        if pending:
+            await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere; {pending}.")
+        else:
+            await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.")
 
     @app_commands.command(name="import", description="Record a game from a Tenhou / tenhou.net/6 / mjai log or a bot export")
     @app_commands.describe(
@@ -378,7 +393,9 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
             await interaction.response.send_message("Nothing in the audit log.", ephemeral=True)
             return
         lines = [
-            f"<t:{int(r.at)}:f> <@{r.actor_id}> {r.action}" + (f" game #{r.game_id}" if r.game_id else "")
+            (f"<t:{int(r.at)}:f>" if isinstance(r.at, int | float) and 0 <= r.at < 1e11 else "(time damaged)")
+            + (f" <@{r.actor_id}>" if isinstance(r.actor_id, int) else "")
+            + f" {r.action}" + (f" game #{r.game_id}" if r.game_id else "")
             for r in rows[-20:]
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
