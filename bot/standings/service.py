@@ -896,7 +896,7 @@ class StandingsService:
         bot = [h for h in history if h.source == "bot" and h.table_id is not None]
         play: SeatStats | None = None
         if bot:
-            per_game = await self.game_play_stats([h.game_id for h in bot])
+            per_game = await self.game_play_stats([h.game_id for h in bot], players=s.players)
             play = SeatStats()
             for h in bot:
                 seat_stats = per_game.get(h.game_id)
@@ -929,15 +929,15 @@ class StandingsService:
             self._charts.popitem(last=False)
         return png
 
-    async def game_play_stats(self, game_ids: Sequence[int]) -> dict[int, list[SeatStats]]:
+    async def game_play_stats(self, game_ids: Sequence[int], *, players: int | None = None) -> dict[int, list[SeatStats]]:
         """Per-seat play statistics of bot games, from the cache or by replaying (then cached)."""
-        out = _usable_stats(await self.repo.cached_stats(game_ids))
+        out = _usable_stats(await self.repo.cached_stats(game_ids), players)
         for gid in game_ids:
             if gid in out:
                 continue
             lock = self._stats_locks.setdefault(gid, asyncio.Lock())
             async with lock:
-                again = _usable_stats(await self.repo.cached_stats([gid]))
+                again = _usable_stats(await self.repo.cached_stats([gid]), players)
                 if gid in again:
                     out[gid] = again[gid]
                     continue
@@ -996,15 +996,17 @@ def _add(st: StandingRow, p: PlayerLine) -> None:
     st.places[p.place - 1] += 1
 
 
-def _usable_stats(cached: dict[tuple[int, int], tuple[int, ...]]) -> dict[int, list[SeatStats]]:
-    """Cached per-seat statistics by game; a game with a damaged cached row is left out (it is then
-    computed again from its action log and the cache rewritten)."""
+def _usable_stats(cached: dict[tuple[int, int], tuple[int, ...]], players: int | None = None) -> dict[int, list[SeatStats]]:
+    """Cached per-seat statistics by game; a game with a damaged or missing cached row (one row per
+    seat, ``players`` of them when known) is left out: it is then computed again from its action log
+    and the cache rewritten."""
     by_game: dict[int, dict[Any, tuple[Any, ...]]] = {}
     for (gid, seat), row in cached.items():
         by_game.setdefault(gid, {})[seat] = row
     out: dict[int, list[SeatStats]] = {}
     for gid, seats in by_game.items():
-        if any(not (isinstance(k, int) and 0 <= k < 4) or stats_damage(row) for k, row in seats.items()) or sorted(seats) != list(range(len(seats))):
+        want = list(range(players if players else len(seats)))
+        if any(not isinstance(k, int) or stats_damage(row) for k, row in seats.items()) or sorted(seats, key=str) != want:
             log.warning("game %s: the cached play statistics are damaged; computing them again", gid)
             continue
         out[gid] = [SeatStats(*seats[k]) for k in range(len(seats))]
