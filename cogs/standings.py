@@ -4,6 +4,13 @@ Thin: each command resolves members and guests, calls :class:`~bot.standings.ser
 and answers with a plain sentence (ephemeral for refusals). The leaderboard's page buttons are
 ``DynamicItem``s whose ``custom_id`` (``lb:<season>:<by>:<page>:<user>``) carries the page, so they
 keep working after a restart.
+
+One visibility rule for the look-ups (``/leaderboard``, ``/stats``, ``/season list``): the answer is
+public, a refusal only for the asker; ``/stats`` checks before it defers, since a deferred answer
+keeps the visibility of its "thinking…". Players are typed as a mention, a member's name or
+nickname (resolved through the gateway's member search, which needs no privileged intent) or
+``guest:Name``; bot accounts are refused. Limits: a name is matched exactly (case-insensitive), not
+by prefix; a member search that does not answer within 1.5 s falls back to the members already seen.
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class _Chart:
     def _fit_title(self, title: str) -> None:
         """The title, cut with an ellipsis where it would run off the picture (wide letters, long names)."""
         self.title.set_text(title)
-        renderer = self.canvas.get_renderer()
+        renderer = self.canvas.get_renderer()  # type: ignore[no-untyped-call]
         width = self.canvas.figure.bbox.width
         box = self.ax.get_position()  # the title is centred over the axes, not the picture
         centre = (box.x0 + box.x1) / 2 * width

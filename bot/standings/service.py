@@ -8,6 +8,10 @@ in the standings can never lose the game itself.
 
 No Discord types here: the cog resolves members and guests into :class:`Who` values and turns
 :class:`StandingsError` into a plain answer.
+
+Damaged rows (see :mod:`bot.standings.damage`) are named, never fatal: seasons are read with their
+damaged columns, a write that needs a damaged value is refused with one sentence saying what is
+damaged and what an organiser can do, and the reads show what they can.
 """
 
 from __future__ import annotations
