@@ -4,10 +4,18 @@ Thin: each command resolves members and guests, calls :class:`~bot.standings.ser
 and answers with a plain sentence (ephemeral for refusals). The leaderboard's page buttons are
 ``DynamicItem``s whose ``custom_id`` (``lb:<season>:<by>:<page>:<user>``) carries the page, so they
 keep working after a restart.
+
+One visibility rule for the look-ups (``/leaderboard``, ``/stats``, ``/season list``): the answer is
+public, a refusal only for the asker; ``/stats`` checks before it defers, since a deferred answer
+keeps the visibility of its "thinking…". Players are typed as a mention, a member's name or
+nickname (resolved through the gateway's member search, which needs no privileged intent) or
+``guest:Name``; bot accounts are refused. Limits: a name is matched exactly (case-insensitive), not
+by prefix; a member search that does not answer within 1.5 s falls back to the members already seen.
 """
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -33,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _MENTION = re.compile(r"<@!?(\d+)>|(\d{15,21})")
+SEARCH_SECONDS = 1.5  # longest wait for the gateway's member search before answering without it
 _BY_CHOICES = [
     app_commands.Choice(name="points", value="points"),
     app_commands.Choice(name="rating", value="rating"),
@@ -69,15 +78,35 @@ async def _answer(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+def _bot_refusal(name: str) -> StandingsError:
+    return StandingsError(
+        f"{name} is a bot account, and only people can be players in the standings: "
+        f"mention a member (@name), or write guest:Name for someone without a Discord account"
+    )
+
+
+def _names_of(member: discord.Member) -> set[str]:
+    """Every name a member goes by here, case-folded: username, global display name, server nickname."""
+    names = {member.name, member.display_name, getattr(member, "global_name", None) or "", getattr(member, "nick", None) or ""}
+    return {n.casefold() for n in names if n}
+
+
 class Members:
-    """Resolves what a user typed for a player: a mention, an id, a member's name or ``guest:Name``."""
+    """Resolves what a user typed for a player: a mention, an id, a member's name or ``guest:Name``.
+
+    A plain name is looked up among the server's members (username, display name or nickname,
+    case-insensitive) and accepted when exactly one member goes by it. Bot accounts, the bot itself
+    included, are refused: only people are rated."""
 
     def __init__(self, interaction: discord.Interaction) -> None:
         self.guild = interaction.guild
-        self.cache: dict[int, Who] = {}
+        self.cache: dict[int, discord.Member] = {}
+        self.named: dict[str, list[discord.Member]] = {}  # case-folded name -> the members going by it
 
     async def prefetch(self, *texts: str | None) -> None:
-        """Fetch every mentioned member first, so that :meth:`resolve` can run without awaiting."""
+        """Fetch every mentioned member and look up every plain name first, so that :meth:`resolve`
+        can run without awaiting."""
+        names: list[str] = []
         for text in texts:
             for m in _MENTION.finditer(text or ""):
                 uid = int(m[1] or m[2])
@@ -89,16 +118,48 @@ class Members:
                         member = await self.guild.fetch_member(uid)
                     except discord.HTTPException:
                         continue
-                self.cache[uid] = Who.member(uid, _name(member))
+                self.cache[uid] = member
+            t = (text or "").strip()
+            if t and not t.casefold().startswith("guest:") and not _MENTION.search(t):
+                names.append(t.lstrip("@"))
+        if names:
+            await asyncio.gather(*(self._search(n) for n in dict.fromkeys(names)))
+
+    async def _search(self, name: str) -> None:
+        want = " ".join(name.split()).casefold()
+        if self.guild is None or not want or want in self.named:
+            return
+        found: dict[int, discord.Member] = {m.id: m for m in self.guild.members if want in _names_of(m)}
+        self.named[want] = list(found.values())
+        try:
+            # the gateway's member search (op 8) matches usernames and nicknames by prefix and needs
+            # no privileged intent; display names are then compared exactly. Bounded in time: the
+            # interaction has 3 seconds for its first answer.
+            got = await asyncio.wait_for(self.guild.query_members(query=name.strip()[:100], limit=100, cache=False), SEARCH_SECONDS)
+        except (TimeoutError, discord.ClientException, ValueError) as e:
+            log.warning("member search for %r failed (%r); using the members seen so far", name, e)
+            return
+        for m in got:
+            if want in _names_of(m):
+                found[m.id] = m
+        self.named[want] = list(found.values())
 
     def by_name(self, name: str) -> Who | None:
-        want = name.strip().lstrip("@").casefold()
+        """The one member going by ``name`` (None if nobody or several do). Refuses a bot."""
+        want = " ".join(name.strip().lstrip("@").split()).casefold()
         if self.guild is None or not want:
             return None
-        for m in self.guild.members:
-            if want in (m.name.casefold(), _name(m).casefold()):
-                return Who.member(m.id, _name(m))
-        return None
+        found = self.named.get(want)
+        if found is None:
+            found = [m for m in self.guild.members if want in _names_of(m)]
+        if len(found) != 1:
+            return None
+        return self._who(found[0])
+
+    def _who(self, member: discord.Member) -> Who:
+        if member.bot:
+            raise _bot_refusal(_name(member))
+        return Who.member(member.id, _name(member))
 
     def resolve(self, text: str) -> Who:
         t = text.strip()
@@ -107,14 +168,22 @@ class Members:
         m = _MENTION.fullmatch(t)
         if m:
             uid = int(m[1] or m[2])
-            who = self.cache.get(uid)
-            if who is None:
+            member = self.cache.get(uid)
+            if member is None:
                 raise StandingsError(f"<@{uid}> is not a member of this club: mention a member, or write guest:Name for a guest")
-            return who
-        who = self.by_name(t)
-        if who is None:
-            raise StandingsError(f"I do not know a member called '{t}': mention them (@name), or write guest:{t} for a guest")
-        return who
+            return self._who(member)
+        name = " ".join(t.lstrip("@").split())
+        found = self.named.get(name.casefold())
+        if found is None and self.guild is not None:
+            found = [x for x in self.guild.members if name.casefold() in _names_of(x)]
+        if found and len(found) > 1:
+            listed = ", ".join(f"{_name(x)} ({x.name})" for x in found[:5]) + (" …" if len(found) > 5 else "")
+            raise StandingsError(
+                f"{len(found)} members go by '{name}' ({listed}): mention the one you mean (@name), or write guest:{name} for a guest"
+            )
+        if not found:
+            raise StandingsError(f"I do not know a member called '{name}': mention them (@name), or write guest:{name} for a guest")
+        return self._who(found[0])
 
 
 def _game_text(g: GameRow, head: str) -> str:
@@ -179,9 +248,13 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
             uma=uma, rating=rating, min_games=min_games, ties=ties, leftover=leftover, parallel=parallel,
         )
         uma_text = "/".join(f"{x:+g}" for x in s.uma)
+        listed = (
+            f"players need at least {s.min_games} game{'s' if s.min_games != 1 else ''} to appear on the leaderboard"
+            if s.min_games > 0 else "every player appears on the leaderboard from their first game"
+        )
         await interaction.response.send_message(
             f"Season **{s.name}** has started: {s.ruleset}, {s.start_points:,} start / {s.return_points:,} return, uma {uma_text}, "
-            f"rating {s.rating}, at least {s.min_games} games for the leaderboard."
+            f"rating {s.rating}; {listed}."
         )
 
     @app_commands.command(name="end", description="End a season (organisers)")
@@ -203,11 +276,21 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         if not seasons:
             await interaction.response.send_message("This club has no seasons yet: an organiser can start one with /season start.", ephemeral=True)
             return
-        lines = [
-            f"**{s.name}** — {s.ruleset}, rating {s.rating}, {'running' if s.active else 'ended'}"
-            for s in seasons
-        ]
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        lines = []
+        for s in seasons:
+            if self.svc.damage_of(s):
+                lines.append(f"**{s.name}** — {self.svc.damage_sentence(s)}.")
+            else:
+                lines.append(f"**{s.name}** — {s.ruleset}, rating {s.rating}, {'running' if s.active else 'ended'}")
+        await interaction.response.send_message("\n".join(lines))
+
+    @app_commands.command(name="rebuild", description="Rebuild a season's ratings and standings from its games (organisers)")
+    async def rebuild(self, interaction: discord.Interaction, season: str | None = None) -> None:
+        self._require_organiser(interaction, "rebuild a season's standings")
+        s, games = await self.svc.rebuild_season(interaction.guild_id, interaction.user.id, season, organiser=True)
+        await interaction.response.send_message(
+            f"The standings of **{s.name}** were rebuilt from its {games} game{'s' if games != 1 else ''}."
+        )
 
     @app_commands.command(name="export", description="Every result of a season as CSV")
     async def export(self, interaction: discord.Interaction, season: str | None = None) -> None:
@@ -217,6 +300,7 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
     end.autocomplete("season")(_StandingsCog._season_complete)
     rename.autocomplete("season")(_StandingsCog._season_complete)
     export.autocomplete("season")(_StandingsCog._season_complete)
+    rebuild.autocomplete("season")(_StandingsCog._season_complete)
 
 
 class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_description="Results of games played at the table"):
@@ -266,8 +350,12 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     @app_commands.command(name="void", description="Take a recorded game out of the standings (organisers)")
     async def void(self, interaction: discord.Interaction, game: int, reason: str = "") -> None:
         self._require_organiser(interaction, "void a result")
-        await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
-        await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.")
+        g = await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
+        pending = g.data.get("not_recomputed")
+        if pending:
+            await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere; {pending}.")
+        else:
+            await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.")
 
     @app_commands.command(name="import", description="Record a game from a Tenhou / tenhou.net/6 / mjai log or a bot export")
     @app_commands.describe(
@@ -284,7 +372,7 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         except UnicodeDecodeError:
             raise StandingsError("that file is not UTF-8 text, so it is no game log I know") from None
         members = Members(interaction)
-        await members.prefetch(names)
+        await members.prefetch(*(part.partition("=")[2] for part in re.split(r"[;,\n]", names or "")))
         games = await self.svc.import_log(
             interaction.guild_id, interaction.user.id, text, file.filename, names=names, resolve=members.resolve,
             known_member=members.by_name, season=season,
@@ -298,6 +386,8 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     @app_commands.command(name="link", description="Count a guest's games for a member from now on (organisers)")
     async def link(self, interaction: discord.Interaction, guest: str, member: discord.Member) -> None:
         self._require_organiser(interaction, "link a guest")
+        if member.bot:
+            raise _bot_refusal(_name(member))
         who = Who.member(member.id, _name(member))
         await self.svc.link_guest(interaction.guild_id, interaction.user.id, guest, who, organiser=True)
         await interaction.response.send_message(f"The games of guest {guest.removeprefix('guest:')} now count for {who.name}.")
@@ -310,7 +400,9 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
             await interaction.response.send_message("Nothing in the audit log.", ephemeral=True)
             return
         lines = [
-            f"<t:{int(r.at)}:f> <@{r.actor_id}> {r.action}" + (f" game #{r.game_id}" if r.game_id else "")
+            (f"<t:{int(r.at)}:f>" if isinstance(r.at, int | float) and 0 <= r.at < 1e11 else "(time damaged)")
+            + (f" <@{r.actor_id}>" if isinstance(r.actor_id, int) else "")
+            + f" {r.action}" + (f" game #{r.game_id}" if r.game_id else "")
             for r in rows[-20:]
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
@@ -394,6 +486,9 @@ class BoardCog(_StandingsCog, commands.Cog):
         else:
             user = player or interaction.user
             who = Who.member(user.id, _name(user))
+        # a refusal (no season, no games) is answered before the public "thinking…", so that only the
+        # asker sees it, as for /leaderboard
+        await self.svc.player_standing(interaction.guild_id, who, season)
         await interaction.response.defer(thinking=True)
         st = await self.svc.player_stats(interaction.guild_id, who, season)
         files = [discord.File(io.BytesIO(st.chart), filename="rating.png")] if st.chart else []

@@ -4,8 +4,12 @@
 loop never waits on it. Building a matplotlib figure (axes, ticks, spines, text objects) costs more
 than drawing it, so one small figure is built once per process and reused: each call only replaces
 the line's data, the limits and the two texts, then draws. Matplotlib is not thread-safe, so a lock
-serialises the calls on that figure. Fixed margins instead of ``tight_layout``, a few ticks, 72 dpi,
-and the PNG written by Pillow at a low compression level.
+serialises the calls on that figure. Fixed margins instead of ``tight_layout``, a few ticks, and the
+PNG written by Pillow at a low compression level.
+
+Sized for a phone: Discord's mobile client shows a picture about 360 px wide, so the chart is drawn
+at 720 x 540 (4:3, twice that width) with fonts of 13-15 pt at 144 dpi, which are 13-15 px tall on
+such a screen.
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from matplotlib.text import Text  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 from PIL import Image  # noqa: E402
 
-SIZE_INCHES = (5.0, 2.2)
-DPI = 72  # 360 x 158 pixels
+SIZE_INCHES = (5.0, 3.75)
+DPI = 144  # 720 x 540 pixels, shown about 360 px wide on a phone: 1 pt of font is then 1 px there
+TITLE_PT, LABEL_PT, TICK_PT = 15, 13, 13
 LINE_COLOR = "#2b7bb9"
-PNG_COMPRESS_LEVEL = 1  # zlib level: a 360 x 158 chart is ~30 KB at 1 and barely smaller at 9, for far more time
+PNG_COMPRESS_LEVEL = 1  # zlib level: barely smaller at 9, for far more time
 
 
 class _Chart:
@@ -39,21 +44,35 @@ class _Chart:
     def __init__(self) -> None:
         fig = Figure(figsize=SIZE_INCHES, dpi=DPI)
         self.canvas = FigureCanvasAgg(fig)
-        fig.subplots_adjust(left=0.13, right=0.98, top=0.86, bottom=0.16)
+        fig.subplots_adjust(left=0.19, right=0.94, top=0.87, bottom=0.17)
         ax: Axes = fig.add_subplot(1, 1, 1)
-        self.line: Line2D = ax.plot([], [], color=LINE_COLOR, linewidth=1.2, markersize=4)[0]
-        # fixed places for the title and the y label: matplotlib would otherwise measure every tick
-        # label on each draw to find room for them
-        self.title: Text = ax.set_title("", fontsize=9, y=1.0, pad=4)
-        self.ylabel: Text = ax.set_ylabel("rating", fontsize=7)
-        ax.yaxis.set_label_coords(-0.115, 0.5)
-        ax.xaxis.set_label_coords(0.5, -0.12)
+        self.line: Line2D = ax.plot([], [], color=LINE_COLOR, linewidth=2.0, markersize=7)[0]
+        # fixed places for the title and the axis labels: matplotlib would otherwise measure every
+        # tick label on each draw to find room for them
+        self.title: Text = ax.set_title("", fontsize=TITLE_PT, y=1.0, pad=8)
+        self.ylabel: Text = ax.set_ylabel("rating", fontsize=LABEL_PT)
+        ax.set_xlabel("games played", fontsize=LABEL_PT)
+        ax.yaxis.set_label_coords(-0.17, 0.5)
+        ax.xaxis.set_label_coords(0.5, -0.13)
         ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(4))
-        ax.tick_params(labelsize=7)
+        ax.tick_params(labelsize=TICK_PT)
         ax.grid(True, alpha=0.3)
         ax.set_autoscale_on(False)  # the limits are set per chart below
         self.ax = ax
+
+    def _fit_title(self, title: str) -> None:
+        """The title, cut with an ellipsis where it would run off the picture (wide letters, long names)."""
+        self.title.set_text(title)
+        renderer = self.canvas.get_renderer()  # type: ignore[no-untyped-call]
+        width = self.canvas.figure.bbox.width
+        box = self.ax.get_position()  # the title is centred over the axes, not the picture
+        centre = (box.x0 + box.x1) / 2 * width
+        room = 2 * min(centre, width - centre) - 8
+        cut = len(title)
+        while cut > 1 and self.title.get_window_extent(renderer).width > room:
+            cut -= 1
+            self.title.set_text(title[:cut].rstrip() + "…")
 
     def render(self, ratings: Sequence[float], title: str, label: str) -> Image.Image:
         ys = np.array(ratings, dtype=float)  # a copy: the caller's sequence stays as it was
@@ -62,7 +81,7 @@ class _Chart:
         xs = np.arange(1, n + 1)
         self.line.set_data(xs, ys)
         self.line.set_marker("o" if n == 1 else "None")  # a single game is a point, not a line
-        self.title.set_text(title)
+        self._fit_title(title)
         self.ylabel.set_text(label)
         # the same 5% margins matplotlib's autoscale would give, without its relim/autoscale pass
         x0, x1 = (0.0, 2.0) if n <= 1 else (1 - 0.05 * (n - 1), n + 0.05 * (n - 1))

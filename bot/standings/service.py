@@ -8,6 +8,10 @@ in the standings can never lose the game itself.
 
 No Discord types here: the cog resolves members and guests into :class:`Who` values and turns
 :class:`StandingsError` into a plain answer.
+
+Damaged rows (see :mod:`bot.standings.damage`) are named, never fatal: seasons are read with their
+damaged columns, a write that needs a damaged value is refused with one sentence saying what is
+damaged and what an organiser can do, and the reads show what they can.
 """
 
 from __future__ import annotations
@@ -22,12 +26,25 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import aiosqlite
 
 from bot.standings.chart import rating_chart
+from bot.standings.damage import (
+    SETTLING,
+    damaged_games,
+    damaged_standings,
+    game_header,
+    history_damage,
+    read_season,
+    read_seasons,
+    season_damage_text,
+    standing_damage,
+    standing_damage_text,
+    stats_damage,
+)
 from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Seat, rating_system
 from bot.standings.scoring import settle
 from bot.standings.stats import SeatStats, game_stats
@@ -44,6 +61,15 @@ CHART_CACHE_SIZE = 256  # rating charts kept in memory (~30 KB each)
 
 class StandingsError(Exception):
     """A request the standings refuse; the message is a plain sentence for the user."""
+
+
+class _DamagedGame(StandingsError):
+    """A game whose stored rows cannot be read (the message says so); void can still take it out."""
+
+    def __init__(self, game_id: int, season_id: Any, text: str) -> None:
+        super().__init__(text)
+        self.game_id = game_id
+        self.season_id = season_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +99,20 @@ class Who:
         return cls(f"ai:{name}", None, name, "ai")
 
 
+RATING_EXPLAINED = {
+    "openskill": "rating = mu − 3 sigma (openskill): a careful estimate of skill that grows with games played, "
+    "so at the same results a player with fewer games ranks lower",
+    "tenhou": "rating = Tenhou's R: starts at 1500 and moves with each game's place against the table's average R",
+    "points": "rating = the running total of the results (uma/oka)",
+}
+NAME_WIDTH = 20  # a leaderboard line stays within a phone's width: place, name, value, games
+
+
+def _markdown_safe(text: str) -> str:
+    """A player's name as plain text inside Discord markdown (no bold, links or mentions from it)."""
+    return re.sub(r"([\\*_~`|<@\[\]])", r"\\\1", text)
+
+
 @dataclass(slots=True)
 class LeaderboardPage:
     season: SeasonRow
@@ -81,20 +121,45 @@ class LeaderboardPage:
     pages: int
     total: int
     rows: list[tuple[int, StandingRow]]
+    notes: list[str] = field(default_factory=list)  # damaged things, one sentence each
 
     def text(self) -> str:
-        head = {"points": "points (uma/oka)", "rating": "rating", "placement": "average placement"}[self.by]
-        lines = [f"**{self.season.name}** — leaderboard by {head} (page {self.page + 1}/{max(1, self.pages)})"]
+        """One line per player (place, name, the value ranked by, games): no code block, so each line
+        wraps like ordinary text on a phone instead of scrolling sideways."""
+        head = {
+            "points": "points (uma/oka total)",
+            "rating": f"rating ({self.season.rating})",
+            "placement": "average placement (lower is better)",
+        }[self.by]
+        lines = [f"**{_markdown_safe(self.season.name)}** — ranked by {head}, page {self.page + 1}/{max(1, self.pages)}"]
+        if self.by == "rating":
+            lines.append(f"-# {RATING_EXPLAINED.get(self.season.rating, 'rating of the season')}")
+        lines += [_sentence(n) for n in self.notes]
         if not self.rows:
-            need = f" with at least {self.season.min_games} games" if self.season.min_games else ""
+            need = f" with at least {self.season.min_games} games" if self.season.min_games > 0 else ""
             lines.append(f"No players{need} yet.")
             return "\n".join(lines)
-        body = [f"{'#':>3} {'player':<20} {'games':>5} {'points':>8} {'avg pl':>6} {'rating':>8}"]
+        damaged = False
         for rank, s in self.rows:
-            body.append(
-                f"{rank:>3} {s.name[:20]:<20} {s.games:>5} {s.result_total:>+8.1f} {s.average_place:>6.2f} {s.rating:>8.1f}"
-            )
-        lines.append("```\n" + "\n".join(body) + "\n```")
+            bad = standing_damage(s)
+            if bad:
+                damaged = True
+                label = s.name if isinstance(s.name, str) and s.name.strip() else s.player
+                lines.append(f"{rank}. {_markdown_safe(str(label)[:NAME_WIDTH])} · damaged in the database: {standing_damage_text(bad)}")
+                continue
+            name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
+            games = f"{s.games} game{'s' if s.games != 1 else ''}"
+            if self.by == "points":
+                value = f"**{s.result_total:+.1f}**"
+            elif self.by == "rating":
+                value = f"**{s.rating:.1f}** ({s.result_total:+.1f})"
+            else:
+                value = f"**{s.average_place:.2f}** avg place"
+            lines.append(f"{rank}. {_markdown_safe(name)} · {value} · {games}")
+        if damaged:
+            lines.append("A damaged line can be repaired: an organiser can rebuild the season's standings from its games with /season rebuild.")
+        if self.season.min_games > 0:
+            lines.append(f"-# players with fewer than {self.season.min_games} games are not listed")
         return "\n".join(lines)
 
 
@@ -107,6 +172,7 @@ class PlayerStats:
     play: SeatStats | None  # over the bot-played games, if any
     bot_games: int
     chart: bytes = b""
+    notes: list[str] = field(default_factory=list)  # damaged things left out, one sentence each
 
     @property
     def games(self) -> int:
@@ -136,7 +202,13 @@ class PlayerStats:
                 f"riichi {_pct(r['riichi_rate'])}, call {_pct(r['call_rate'])}; average win {_num(r['average_win'])}, "
                 f"average deal-in {_num(r['average_deal_in'])}"
             )
+        lines += [_sentence(n) for n in self.notes]
         return "\n".join(x for x in lines if x)
+
+
+def _sentence(text: str) -> str:
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else text + "."
 
 
 def _pct(x: float | None) -> str:
@@ -163,6 +235,7 @@ class StandingsService:
         self._stats_locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         # (season, player, games) -> ((title, label, hash of the ratings), PNG), least recently used first
+        self._damage: dict[int, dict[str, str]] = {}  # season id -> damaged columns, as last read
         self._charts: OrderedDict[tuple[int, str, int], tuple[tuple[str, str, int], bytes]] = OrderedDict()
         if self.on_bot_game not in repo.game_recorders:
             repo.game_recorders.append(self.on_bot_game)
@@ -233,10 +306,10 @@ class StandingsService:
             raise StandingsError(f"the uma needs {n} numbers, one per place")
         if abs(sum(uma_t)) > 1e-9:
             raise StandingsError(f"the uma must add up to 0; {', '.join(f'{x:g}' for x in uma_t)} adds up to {sum(uma_t):g}")
-        existing = await self.repo.seasons(guild_id)
+        existing = await self.list_seasons(guild_id)
         if any(s.name.casefold() == name.casefold() for s in existing):
             raise StandingsError(f"this club already has a season called '{name}'")
-        active = [s for s in existing if s.active]
+        active = [s for s in existing if s.active and not self.damage_of(s)]
         if active and not parallel:
             raise StandingsError(
                 f"the season '{active[-1].name}' is still running: end it with /season end, or start this one with parallel:true"
@@ -245,48 +318,89 @@ class StandingsService:
             actor_id, guild_id=guild_id, name=name, ruleset=rs.name, players=n, start_points=start, return_points=ret,
             uma=list(uma_t), rating=rating, min_games=min_games, ties=ties, leftover=leftover, active=1, started_at=self.clock(),
         )
-        season = await self.repo.get_season(sid)
-        assert season is not None
-        return season
+        return await self._reload_id(sid)
+
+    def damage_of(self, s: SeasonRow) -> dict[str, str]:
+        """The damaged columns of a season as last read (``{column: plain words}``; empty if sound)."""
+        return self._damage.get(s.id, {})
+
+    def damage_sentence(self, s: SeasonRow, doing: str | None = None) -> str:
+        """One sentence: what of the season is damaged, what still works, what an organiser can do."""
+        bad = self.damage_of(s)
+        what = season_damage_text(s, bad)
+        if doing is None:
+            if any(c in SETTLING for c in bad):
+                still = ("Its standings can still be read, but no result can be added to it or changed; an organiser can end it with "
+                         "/season end and start a new one")
+            else:
+                still = "Everything else of it works" + ("; every player is listed meanwhile" if "min_games" in bad else "")
+                if "active" in bad:
+                    still = "It counts as not running; an organiser can end it with /season end and start a new one"
+            return f"the season '{s.name}' is damaged in the database: {what}. {still}, and the bot's host can repair row {s.id} of the seasons table"
+        return (
+            f"{doing} is not possible: the season '{s.name}' is damaged in the database ({what}). Its standings can still be read; "
+            f"an organiser can end it with /season end and start a new one, and the bot's host can repair row {s.id} of the seasons table"
+        )
+
+    def _require_sound(self, s: SeasonRow, doing: str) -> None:
+        if any(c in SETTLING for c in self.damage_of(s)):
+            raise StandingsError(self.damage_sentence(s, doing))
+
+    async def _club(self, guild_id: int | None) -> list[SeasonRow]:
+        """The club's seasons, damaged ones included (their damage noted in ``_damage``)."""
+        out = []
+        for season, bad in await read_seasons(self.repo.db, guild_id):
+            self._damage[season.id] = bad
+            out.append(season)
+        return out
+
+    async def _reload_id(self, season_id: int) -> SeasonRow:
+        got = await read_season(self.repo.db, season_id)
+        if got is None:
+            raise StandingsError(f"season #{season_id} is missing from the database")
+        self._damage[got[0].id] = got[1]
+        return got[0]
 
     async def season(self, guild_id: int | None, name: str | None = None) -> SeasonRow:
         """The season named (any state), or the club's running season."""
-        seasons = await self.repo.seasons(guild_id)
+        seasons = await self._club(guild_id)
         if name:
             want = " ".join(name.split()).casefold()
             for s in seasons:
                 if s.name.casefold() == want:
                     return s
             raise StandingsError(f"this club has no season called '{name}'")
-        active = [s for s in seasons if s.active]
+        active = [s for s in seasons if s.active and "active" not in self.damage_of(s)]
         if not active:
+            unsure = [s for s in seasons if "active" in self.damage_of(s)]
+            if unsure:
+                raise StandingsError(
+                    f"no season is known to be running: whether the season '{unsure[-1].name}' runs is damaged in the database; "
+                    f"name a season with season:, or an organiser can end it with /season end season:{unsure[-1].name} and start a new one"
+                )
             raise StandingsError("no season is running in this club: an organiser can start one with /season start")
         return active[-1]
 
     async def end_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None) -> SeasonRow:
         s = await self.season(guild_id, name)
-        if not s.active:
+        if not s.active and "active" not in self.damage_of(s):
             raise StandingsError(f"the season '{s.name}' has already ended")
         await self.repo.update_season(s.id, actor_id, "season end", active=0, ended_at=self.clock())
-        return await self._reload(s)
+        return await self._reload_id(s.id)
 
     async def rename_season(self, guild_id: int | None, actor_id: int | None, name: str | None, new_name: str) -> SeasonRow:
         s = await self.season(guild_id, name)
         new = " ".join(new_name.split())
         if not new or len(new) > 60:
             raise StandingsError("a season needs a name of 1 to 60 characters")
-        if any(o.name.casefold() == new.casefold() and o.id != s.id for o in await self.repo.seasons(guild_id)):
+        if any(o.name.casefold() == new.casefold() and o.id != s.id for o in await self._club(guild_id)):
             raise StandingsError(f"this club already has a season called '{new}'")
         await self.repo.update_season(s.id, actor_id, "season rename", name=new)
-        return await self._reload(s)
-
-    async def _reload(self, s: SeasonRow) -> SeasonRow:
-        again = await self.repo.get_season(s.id)
-        assert again is not None
-        return again
+        return await self._reload_id(s.id)
 
     async def list_seasons(self, guild_id: int | None) -> list[SeasonRow]:
-        return await self.repo.seasons(guild_id)
+        """Every season of the club, damaged ones included (see :meth:`damage_of`)."""
+        return await self._club(guild_id)
 
     # ================================================================ recording
 
@@ -308,6 +422,11 @@ class StandingsService:
         """Apply one more game (the newest of its season) to the ratings and the season summary."""
         system = self.system(season.rating)
         current = await self.repo.sx_standings(db, season.id, [p.player for p in lines])
+        for p in lines:
+            c = current.get(p.player)
+            bad = standing_damage(c) if c is not None else {}
+            if bad:
+                raise StandingsError(self.standing_sentence(p.name, season, bad, doing="this result cannot be rated"))
         states = []
         for p in lines:
             c = current.get(p.player)
@@ -339,10 +458,8 @@ class StandingsService:
         players = sorted(g["players"], key=lambda p: p["seat"])
         whos = [Who.member(p["user_id"], p["name"]) if p["user_id"] is not None else Who.ai(p["name"]) for p in players]
         points = [int(p["points"]) for p in players]
-        season = next(
-            (s for s in await self.repo.sx_active_seasons(db, g.get("guild_id")) if s.ruleset == g["ruleset"] and s.players == len(players)),
-            None,
-        )
+        running = [s for s, bad in reversed(await read_seasons(db, g.get("guild_id"))) if s.active and not bad]
+        season = next((s for s in running if s.ruleset == g["ruleset"] and s.players == len(players)), None)
         if season is None:
             lines = [
                 PlayerLine(seat=p["seat"], player=w.player, user_id=w.user_id, name=w.name, kind=w.kind, points=int(p["points"]),
@@ -394,6 +511,7 @@ class StandingsService:
         s = await self.season(guild_id, season)
         if not s.active:
             raise StandingsError(f"the season '{s.name}' has ended; results can only be added to a running season")
+        self._require_sound(s, "adding this result")
         self._validate(s, entries, sticks)
         ties = s.ties if seat_order else "split"
         lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
@@ -412,11 +530,57 @@ class StandingsService:
     async def _game_in_club(self, guild_id: int | None, game_id: int) -> GameRow:
         try:
             g = await self.repo.get_game(game_id)
-        except CorruptRow as e:
-            raise StandingsError(f"game #{game_id} is damaged in the database ({e.why}); ask the bot's host to run `python -m bot db check`") from None
+        except (CorruptRow, TypeError, ValueError) as e:
+            head = await game_header(self.repo.db, game_id)
+            if head is None or head[0] != guild_id:
+                raise StandingsError(f"this club has no game #{game_id}") from None
+            why = e.why if isinstance(e, CorruptRow) else await self._game_why(head[1], game_id)
+            raise _DamagedGame(
+                game_id, head[1], f"game #{game_id} is damaged in the database ({why}): it cannot be read or corrected; an organiser can "
+                f"take it out with /result void game:{game_id} and enter it again with /result add"
+            ) from None
         if g is None or g.guild_id != guild_id:
             raise StandingsError(f"this club has no game #{game_id}")
         return g
+
+    async def _game_why(self, season_id: Any, game_id: int) -> str:
+        if isinstance(season_id, int):
+            got = await read_season(self.repo.db, season_id)
+            if got is not None:
+                why = (await damaged_games(self.repo.db, season_id, got[0].players)).get(game_id)
+                if why:
+                    return why
+        return "its rows are unreadable"
+
+    async def _game_season(self, g: GameRow) -> SeasonRow:
+        if g.season_id is None:
+            raise StandingsError(f"game #{g.id} belongs to no season")
+        got = await read_season(self.repo.db, g.season_id) if isinstance(g.season_id, int) else None
+        if got is None:
+            raise StandingsError(
+                f"game #{g.id} belongs to season #{g.season_id}, which is missing from the database: the bot's host can repair "
+                f"the game's season_id in the games table"
+            )
+        self._damage[got[0].id] = got[1]
+        return got[0]
+
+    async def _require_games_sound(self, db: aiosqlite.Connection, s: SeasonRow, doing: str, *, except_game: int | None = None) -> None:
+        """Recomputing the ratings reads every game of the season: refuse, naming the game, if one is damaged."""
+        bad = {k: v for k, v in (await damaged_games(db, s.id, s.players)).items() if k != except_game}
+        if bad:
+            gid, why = next(iter(bad.items()))
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            raise StandingsError(
+                f"{doing} is not possible: game #{gid} of the season '{s.name}' is damaged in the database ({why}){more}, so the "
+                f"ratings cannot be recomputed; an organiser can take it out with /result void game:{gid}"
+            )
+
+    def standing_sentence(self, name: str, s: SeasonRow, bad: dict[str, str], *, doing: str | None = None) -> str:
+        head = f"{doing}: " if doing else ""
+        return (
+            f"{head}{name}'s standings in the season '{s.name}' are damaged in the database ({standing_damage_text(bad)}); "
+            f"an organiser can rebuild the season's standings from its games with /season rebuild"
+        )
 
     async def edit_result(
         self, guild_id: int | None, actor_id: int | None, game_id: int, entries: Sequence[Entry], *, organiser: bool,
@@ -431,15 +595,14 @@ class StandingsService:
             raise StandingsError(f"game #{game_id} was voided and cannot be edited")
         if g.source == "bot":
             raise StandingsError(f"game #{game_id} was played at a bot table: its scores come from the game itself; void it instead")
-        if g.season_id is None:
-            raise StandingsError(f"game #{game_id} belongs to no season")
-        s = await self.repo.get_season(g.season_id)
-        assert s is not None
+        s = await self._game_season(g)
+        self._require_sound(s, "correcting this result")
         self._validate(s, entries, sticks)
         ties = s.ties if seat_order else "split"
         lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
         before = g.to_json()
         data = {**g.data, "seat_order": seat_order, "scores": [e.score for e in entries]}
+        await self._require_games_sound(self.repo.db, s, "correcting this result")
         async with self.repo.tx() as db:
             await self.repo.sx_set_game(db, game_id, sticks=sticks, data=data)
             await self.repo.sx_put_players(db, game_id, lines)
@@ -455,21 +618,66 @@ class StandingsService:
         from that game on. The rows stay, marked void, and the audit log keeps what they were."""
         if not organiser:
             raise StandingsError("only an organiser can void a result")
-        g = await self._game_in_club(guild_id, game_id)
+        try:
+            g = await self._game_in_club(guild_id, game_id)
+        except _DamagedGame as e:
+            return await self._void_damaged(guild_id, actor_id, e, reason)
         if g.status == "void":
             raise StandingsError(f"game #{game_id} is already void")
-        s = await self.repo.get_season(g.season_id) if g.season_id is not None else None
+        s = await self._game_season(g) if g.season_id is not None else None
+        pending = None
+        if s is not None:
+            self._require_sound(s, "voiding this result")
+            pending = await self._other_damage(s, game_id)
         async with self.repo.tx() as db:
             await self.repo.sx_set_game(db, game_id, status="void")
             await self.repo.sx_set_ratings(db, [(None, None, None, None, game_id, p.seat) for p in g.players])
-            if s is not None:
+            if s is not None and pending is None:
                 await self._recompute(db, s, from_game=g)
             after = replace(g, status="void").to_json()
             if reason:
                 after["reason"] = reason
             await self.repo.sx_audit(db, guild_id=guild_id, season_id=g.season_id, game_id=game_id, actor_id=actor_id,
                                      action="result void", before=g.to_json(), after=after)
-        return replace(g, status="void")
+        out = replace(g, status="void")
+        if pending:
+            out.data = {**out.data, "not_recomputed": pending}
+        return out
+
+    async def _other_damage(self, s: SeasonRow, game_id: int) -> str | None:
+        """Why the ratings cannot be recomputed once ``game_id`` is void (another damaged game), or None."""
+        bad = {k: v for k, v in (await damaged_games(self.repo.db, s.id, s.players)).items() if k != game_id}
+        if not bad:
+            return None
+        ids = ", ".join(f"#{k}" for k in list(bad)[:5]) + (" …" if len(bad) > 5 else "")
+        return (f"the ratings were not recomputed yet, because the season '{s.name}' has other damaged games ({ids}): void those too "
+                f"(or have the bot's host repair them), and the last void recomputes the ratings")
+
+    async def _void_damaged(self, guild_id: int | None, actor_id: int | None, e: _DamagedGame, reason: str) -> GameRow:
+        """Void a game whose rows are damaged: it is marked void (its rows stay as they are, for the
+        bot's host to look at) and the season's ratings are recomputed without it."""
+        head = await game_header(self.repo.db, e.game_id)
+        if head is not None and head[2] == "void":
+            raise StandingsError(f"game #{e.game_id} is already void")
+        s = None
+        if isinstance(e.season_id, int):
+            got = await read_season(self.repo.db, e.season_id)
+            if got is not None:
+                s = got[0]
+                self._damage[s.id] = got[1]
+                self._require_sound(s, "voiding this result")
+        pending = await self._other_damage(s, e.game_id) if s is not None else None
+        async with self.repo.tx() as db:
+            await self.repo.sx_set_game(db, e.game_id, status="void")
+            if s is not None and pending is None:
+                await self._recompute(db, s, from_game=None)
+            after: dict[str, Any] = {"id": e.game_id, "status": "void", "damaged": True}
+            if reason:
+                after["reason"] = reason
+            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id if s else None, game_id=e.game_id, actor_id=actor_id,
+                                     action="result void", before={"id": e.game_id, "status": "ok", "damaged": True}, after=after)
+        return GameRow(id=e.game_id, guild_id=guild_id, season_id=s.id if s else None, table_id=None, source="?", ruleset="?",
+                       finished_at=0.0, status="void", sticks=0, data={"not_recomputed": pending} if pending else {})
 
     async def link_guest(self, guild_id: int | None, actor_id: int | None, guest: str, member: Who, *, organiser: bool) -> list[int]:
         """From now on a guest's recorded games count for a member (organisers only)."""
@@ -479,15 +687,19 @@ class StandingsService:
         known = await self.repo.known_players(guild_id)
         if g.player not in known:
             raise StandingsError(f"this club has no games with a guest called '{g.name}'")
+        for club_season in await self._club(guild_id):
+            if await self.repo.standing(club_season.id, g.player) is not None:
+                self._require_sound(club_season, "linking this guest")
+                await self._require_games_sound(self.repo.db, club_season, "linking this guest")
         async with self.repo.tx() as db:
             try:
                 seasons = await self.repo.sx_link_guest(db, guild_id, g.player, int(member.user_id or 0), member.name)
             except ValueError as e:
                 raise StandingsError(f"cannot link: {e}") from None
             for sid in seasons:
-                s = await self.repo.get_season(sid)
-                if s is not None:
-                    await self._recompute(db, s, from_game=None)
+                got = await read_season(db, sid)
+                if got is not None and not any(c in SETTLING for c in got[1]):
+                    await self._recompute(db, got[0], from_game=None)
             await self.repo.sx_audit(db, guild_id=guild_id, actor_id=actor_id, action="guest link",
                                      before={"player": g.player, "name": known[g.player]}, after={"player": member.player, "name": member.name})
         return seasons
@@ -495,12 +707,31 @@ class StandingsService:
     # ---------------------------------------------------------------- recomputation
 
     async def recompute_season(self, season_id: int) -> None:
-        """Recompute every rating and summary row of a season from its list of games."""
-        s = await self.repo.get_season(season_id)
-        if s is None:
+        """Recompute every rating and summary row of a season from its list of games (a game the
+        repository cannot read is skipped; :meth:`rebuild_season` refuses instead, naming it)."""
+        got = await read_season(self.repo.db, season_id)
+        if got is None:
             raise StandingsError(f"there is no season {season_id}")
+        s = got[0]
+        self._damage[s.id] = got[1]
+        self._require_sound(s, "rebuilding its standings")
         async with self.repo.tx() as db:
             await self._recompute(db, s, from_game=None)
+
+    async def rebuild_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None, *, organiser: bool) -> tuple[SeasonRow, int]:
+        """Rebuild a season's ratings and summary rows from its games (organisers): the repair for a
+        damaged summary row. Returns the season and how many games it counted."""
+        if not organiser:
+            raise StandingsError("only an organiser can rebuild a season's standings")
+        s = await self.season(guild_id, name)
+        self._require_sound(s, "rebuilding its standings")
+        await self._require_games_sound(self.repo.db, s, "rebuilding its standings")
+        await self.recompute_season(s.id)
+        games = len(await self.repo.season_games(s.id))
+        async with self.repo.tx() as db:
+            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, actor_id=actor_id, action="season rebuild",
+                                     after={"games": games})
+        return s, games
 
     async def _recompute(self, db: aiosqlite.Connection, season: SeasonRow, *, from_game: GameRow | None) -> None:
         """Ratings from ``from_game``'s place in the season on (all of them for None), then the
@@ -558,6 +789,7 @@ class StandingsService:
         s = await self.season(guild_id, season)
         if not s.active:
             raise StandingsError(f"the season '{s.name}' has ended; results can only be added to a running season")
+        self._require_sound(s, "importing this log")
         digest = hashlib.sha1(text.encode()).hexdigest()
         dup = await self.repo.find_import(guild_id, digest)
         if dup is not None:
@@ -621,26 +853,54 @@ class StandingsService:
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(0, page), pages - 1)
         _, rows = await self.repo.leaderboard(s.id, by, min_games=s.min_games, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
-        return LeaderboardPage(s, by, page, pages, total, [(page * PAGE_SIZE + i + 1, r) for i, r in enumerate(rows)])
+        notes = []
+        if self.damage_of(s):
+            notes.append(self.damage_sentence(s))
+        shown = {r.player for r in rows}
+        hidden = [name for player, name in await damaged_standings(self.repo.db, s.id) if player not in shown]
+        if hidden:
+            names = ", ".join(hidden[:3]) + (f" and {len(hidden) - 3} more" if len(hidden) > 3 else "")
+            notes.append(
+                f"the standings of {names} are damaged in the database and may be missing here; an organiser can rebuild the "
+                f"season's standings from its games with /season rebuild"
+            )
+        return LeaderboardPage(s, by, page, pages, total, [(page * PAGE_SIZE + i + 1, r) for i, r in enumerate(rows)], notes)
 
     async def _season_ref(self, guild_id: int | None, season: str | int | None) -> SeasonRow:
         if isinstance(season, int):
-            s = await self.repo.get_season(season)
-            if s is None or s.guild_id != guild_id:
+            got = await read_season(self.repo.db, season)
+            if got is None or got[0].guild_id != guild_id:
                 raise StandingsError("that season is not this club's")
-            return s
+            self._damage[season] = got[1]
+            return got[0]
         return await self.season(guild_id, season)
 
-    async def player_stats(self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True) -> PlayerStats:
+    async def player_standing(self, guild_id: int | None, who: Who, season: str | None = None) -> tuple[SeasonRow, StandingRow]:
+        """The season and the player's summary row in it; refuses if they have no games there."""
         s = await self.season(guild_id, season)
         st = await self.repo.standing(s.id, who.player)
+        bad = standing_damage(st) if st is not None else {}
+        if st is not None and bad:
+            raise StandingsError(self.standing_sentence(who.name, s, bad))
         if st is None or st.games == 0:
             raise StandingsError(f"{who.name} has no recorded games in the season '{s.name}'")
-        history = await self.repo.player_history(s.id, who.player)
+        return s, st
+
+    async def player_stats(self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True) -> PlayerStats:
+        s, st = await self.player_standing(guild_id, who, season)
+        history = []
+        left_out = []
+        for h in await self.repo.player_history(s.id, who.player):
+            why = history_damage(h, s.players)
+            if why is None:
+                history.append(h)
+            else:
+                left_out.append(f"game #{h.game_id} is left out here: it is damaged in the database ({why}); an organiser can take it "
+                                f"out with /result void game:{h.game_id} and enter it again")
         bot = [h for h in history if h.source == "bot" and h.table_id is not None]
         play: SeatStats | None = None
         if bot:
-            per_game = await self.game_play_stats([h.game_id for h in bot])
+            per_game = await self.game_play_stats([h.game_id for h in bot], players=s.players)
             play = SeatStats()
             for h in bot:
                 seat_stats = per_game.get(h.game_id)
@@ -648,6 +908,7 @@ class StandingsService:
                     play.add(seat_stats[h.seat])
         ratings = [h.rating for h in history if h.rating is not None]
         out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
+        out.notes = left_out + ([self.damage_sentence(s)] if self.damage_of(s) else [])
         if chart and ratings:
             out.chart = await self._chart(s, who.player, st, ratings)
         return out
@@ -672,24 +933,17 @@ class StandingsService:
             self._charts.popitem(last=False)
         return png
 
-    async def game_play_stats(self, game_ids: Sequence[int]) -> dict[int, list[SeatStats]]:
+    async def game_play_stats(self, game_ids: Sequence[int], *, players: int | None = None) -> dict[int, list[SeatStats]]:
         """Per-seat play statistics of bot games, from the cache or by replaying (then cached)."""
-        cached = await self.repo.cached_stats(game_ids)
-        out: dict[int, list[SeatStats]] = {}
-        for (gid, seat), row in cached.items():
-            lst = out.setdefault(gid, [])
-            while len(lst) <= seat:
-                lst.append(SeatStats())
-            lst[seat] = SeatStats(*row)
+        out = _usable_stats(await self.repo.cached_stats(game_ids), players)
         for gid in game_ids:
             if gid in out:
                 continue
             lock = self._stats_locks.setdefault(gid, asyncio.Lock())
             async with lock:
-                again = await self.repo.cached_stats([gid])
-                if again:
-                    rows = sorted(again.items())
-                    out[gid] = [SeatStats(*row) for _, row in rows]
+                again = _usable_stats(await self.repo.cached_stats([gid]), players)
+                if gid in again:
+                    out[gid] = again[gid]
                     continue
                 computed = await self._replay_stats(gid)
                 if computed is None:
@@ -725,8 +979,10 @@ class StandingsService:
         w.writeheader()
         for r in rows:
             r = dict(r)
-            r["finished_at"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r["finished_at"]))
-            w.writerow(r)
+            at = r["finished_at"]
+            if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at < 1e11:
+                r["finished_at"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at))
+            w.writerow(r)  # a damaged value is written as stored
         safe = re.sub(r"[^A-Za-z0-9._-]+", "-", s.name).strip("-") or f"season-{s.id}"
         return f"{safe}.csv", buf.getvalue().encode()
 
@@ -742,6 +998,23 @@ def _add(st: StandingRow, p: PlayerLine) -> None:
     while len(st.places) < 4:
         st.places.append(0)
     st.places[p.place - 1] += 1
+
+
+def _usable_stats(cached: dict[tuple[int, int], tuple[int, ...]], players: int | None = None) -> dict[int, list[SeatStats]]:
+    """Cached per-seat statistics by game; a game with a damaged or missing cached row (one row per
+    seat, ``players`` of them when known) is left out: it is then computed again from its action log
+    and the cache rewritten."""
+    by_game: dict[int, dict[Any, tuple[Any, ...]]] = {}
+    for (gid, seat), row in cached.items():
+        by_game.setdefault(gid, {})[seat] = row
+    out: dict[int, list[SeatStats]] = {}
+    for gid, seats in by_game.items():
+        want = list(range(players if players else len(seats)))
+        if any(not isinstance(k, int) or stats_damage(row) for k, row in seats.items()) or sorted(seats, key=str) != want:
+            log.warning("game %s: the cached play statistics are damaged; computing them again", gid)
+            continue
+        out[gid] = [SeatStats(*seats[k]) for k in range(len(seats))]
+    return out
 
 
 def _stats_row(x: SeatStats) -> tuple[int, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from pathlib import Path
 
 import aiosqlite
@@ -252,9 +253,23 @@ def test_a_hand_edited_game_row_is_reported_and_skipped(tmp_path: Path) -> None:
         problems = await repo.check()
         assert any(f"games row {g1.id}" in p and "JSON" in p for p in problems), problems
         assert any(f"games row {g2.id}" in p and "impossible place" in p for p in problems), problems
-        with pytest.raises(StandingsError, match="damaged"):
-            await st.void_result(1, 10, g1.id, organiser=True)
-        await st.recompute_season(season.id)  # skips both, no crash
+        # a correction needs the game's rows: refused, naming the damage and the way out
+        with pytest.raises(StandingsError, match=f"game #{g1.id} is damaged in the database .*/result void game:{g1.id}"):
+            await st.edit_result(1, 10, g1.id, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)],
+                                 organiser=True)
+        # rebuilding the standings names the first damaged game and how many more there are
+        with pytest.raises(StandingsError, match=f"game #{g1.id} of the season 'S' is damaged .*and 1 more"):
+            await st.rebuild_season(1, 10, None, organiser=True)
+        # the way out: voiding a damaged game takes it out (its rows stay, marked void); while another
+        # damaged game is left the ratings wait, and the last void recomputes them
+        first = await st.void_result(1, 10, g1.id, organiser=True)
+        assert f"other damaged games (#{g2.id})" in first.data["not_recomputed"]
+        raw = sqlite3.connect(tmp_path / "standings.sqlite3")
+        assert raw.execute("SELECT status, data FROM games WHERE id = ?", (g1.id,)).fetchone() == ("void", "{not json")
+        raw.close()
+        last = await st.void_result(1, 10, g2.id, organiser=True)
+        assert "not_recomputed" not in last.data
+        await st.recompute_season(season.id)
         assert (await repo.leaderboard(season.id, "points"))[0] == 0
         await repo.close()
 

@@ -76,7 +76,8 @@ def test_a_single_game_is_drawn_as_a_point() -> None:
     line = _line_pixels(png)
     assert line, "the one rating is visible"
     xs = {x for x, _ in line}
-    assert max(xs) - min(xs) < 10  # a dot, not a line across the chart
+    width = Image.open(io.BytesIO(png)).size[0]
+    assert max(xs) - min(xs) < 0.04 * width  # a dot, not a line across the chart
     with pytest.raises(ValueError):
         rating_chart([], title="nobody", label="rating")
 
@@ -180,3 +181,36 @@ def test_a_players_history_reads_the_covering_index_in_playing_order(tmp_path: P
         await repo.close()
 
     asyncio.run(main())
+
+
+PHONE_WIDTH = 360  # about how wide Discord's mobile client shows a picture
+
+
+def _dark_rows(img: Image.Image, box: tuple[int, int, int, int]) -> list[int]:
+    """The rows (y) of ``box`` holding text-dark pixels."""
+    gray = img.convert("L").crop(box)
+    px = gray.load()
+    assert px is not None
+    w, h = gray.size
+    return [y for y in range(h) if any(px[x, y] < 100 for x in range(w))]  # type: ignore[operator]
+
+
+def test_rating_chart_reads_on_a_phone_screen() -> None:
+    png = rating_chart([1500.0, 1530.0, 1480.0, 1560.0, 1610.0], title="alice — Spring", label="rating (tenhou)")
+    img = Image.open(io.BytesIO(png))
+    w, h = img.size
+    assert w >= 2 * PHONE_WIDTH * 0.85 and h / w >= 0.6  # room for labels, and tall enough to read the line
+    scale = PHONE_WIDTH / w
+    # the digits under the x axis, measured on the picture: at least 8 px tall once shrunk to a phone's width
+    bottom = round(0.83 * h)  # the axes end 17 % above the bottom edge
+    rows = _dark_rows(img, (round(0.2 * w), bottom + 4, round(0.93 * w), bottom + round(0.09 * h)))
+    assert rows and (max(rows) - min(rows) + 1) * scale >= 8, rows
+
+
+def test_a_long_title_is_cut_to_fit_the_picture() -> None:
+    png = rating_chart([1.0, 2.0], title="W" * 60 + " — Autumn league", label="rating (openskill)")
+    img = Image.open(io.BytesIO(png))
+    w, h = img.size
+    band = (0, 0, w, round(0.1 * h))
+    assert _dark_rows(img, band)  # the title is there
+    assert not _dark_rows(img, (0, 0, 3, band[3])) and not _dark_rows(img, (w - 3, 0, w, band[3]))  # and inside the picture

@@ -55,13 +55,16 @@ async def _add(c: Club, who: str, players: list[tuple[str, int]], **extra: Any) 
     return _reply(c, await c.slash(who, "result add", opts))
 
 
+_LINE = re.compile(r"(\d+)\. (.+?) · \*\*([+-]?\d+\.\d+)\*\*(?: \(([+-]\d+\.\d)\)| avg place)? · (\d+) games?")
+
+
 def _board(text: str) -> list[tuple[str, int, float]]:
-    """(name, games, points) per leaderboard line."""
+    """(name, games, the value ranked by) per leaderboard line: ``1. alice · **+55.0** · 3 games``."""
     out = []
     for line in text.splitlines():
-        m = re.match(r"\s*\d+ (.{20}) +(\d+) +([+-]\d+\.\d)", line)
+        m = _LINE.fullmatch(line)
         if m:
-            out.append((m[1].strip(), int(m[2]), float(m[3])))
+            out.append((m[2], int(m[5]), float(m[3])))
     return out
 
 
@@ -327,5 +330,141 @@ def test_guest_results_count_for_the_member_after_linking(tmp_path: Path) -> Non
             assert "now count for erin" in text, text
             assert "games: 2" in _reply(c, await c.slash("erin", "stats", {}))
             assert [r.action for r in await c.bot.repo.audit(c.guild_id)][-1] == "guest link"
+
+    asyncio.run(main())
+
+
+def _answers(c: Club, rec: Any) -> list[Any]:
+    return [m for m in c.server.visible_to(rec.user_id) if m.interaction_id == rec.id]
+
+
+def test_bot_accounts_are_refused_as_players_the_bot_itself_included(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.server.wait_for_commands(["season", "result"], c.guild_id, timeout=10)
+            await _organiser(c)
+            helper = c.server.add_user("dicebot", guilds=[c.guild_id], bot=True)
+            await c.slash("alice", "season start", {"name": "People"})
+            snapshot = _dump(c.db)
+            rest = [(_m(c, "bob"), 30000), (_m(c, "carol"), 20000), (_m(c, "dave"), 10000)]
+            for first in (f"<@{c.server.bot_user.id}>", f"<@{helper.id}>", "dicebot"):
+                text = await _add(c, "bob", [(first, 40000), *rest])
+                assert "is a bot account" in text and "guest:Name" in text, text
+                assert text.count("\n") == 0
+            text = _reply(c, await c.slash("alice", "result link", {"guest": "Kana", "member": helper.id}))
+            assert "is a bot account" in text, text
+            assert _dump(c.db) == snapshot
+
+    asyncio.run(main())
+
+
+def test_a_plain_member_name_or_nickname_counts_when_it_names_exactly_one_member(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.server.wait_for_commands(["season", "result"], c.guild_id, timeout=10)
+            await _organiser(c)
+            kazu = c.server.add_user("kazuki_t", guilds=[c.guild_id])
+            c.server.add_member(c.guild_id, kazu.id, nick="Kazu")
+            sam = c.server.add_user("sam", guilds=[c.guild_id])
+            samuel = c.server.add_user("samuel", guilds=[c.guild_id])
+            c.server.add_member(c.guild_id, samuel.id, nick="Sam")
+            await asyncio.sleep(0.1)
+            await c.slash("alice", "season start", {"name": "Names"})
+            # a username in other letter case, a nickname, an @-prefixed name: each one member
+            text = await _add(c, "bob", [("ALICE", 40000), ("kazu", 30000), ("@bob", 20000), (_m(c, "carol"), 10000)])
+            assert text.startswith("Game #1"), text
+            g = await c.bot.repo.get_game(1)
+            assert g is not None
+            assert [p.player for p in g.players] == [f"u:{c.users['alice'].id}", f"u:{kazu.id}", f"u:{c.users['bob'].id}",
+                                                     f"u:{c.users['carol'].id}"]
+            snapshot = _dump(c.db)
+            # 'sam' is sam's username and samuel's nickname: ambiguous, and the answer says how to name them
+            text = await _add(c, "bob", [("sam", 40000), (_m(c, "bob"), 30000), (_m(c, "carol"), 20000), (_m(c, "dave"), 10000)])
+            assert "2 members go by 'sam'" in text and "samuel" in text and "@name" in text and "guest:sam" in text, text
+            text = await _add(c, "bob", [("nobody", 40000), (_m(c, "bob"), 30000), (_m(c, "carol"), 20000), (_m(c, "dave"), 10000)])
+            assert "I do not know a member called 'nobody'" in text and "guest:nobody" in text, text
+            assert _dump(c.db) == snapshot
+            _ = sam
+
+    asyncio.run(main())
+
+
+def test_a_season_without_a_minimum_lists_everyone_and_says_so(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.server.wait_for_commands(["season"], c.guild_id, timeout=10)
+            await _organiser(c)
+            text = _reply(c, await c.slash("alice", "season start", {"name": "Open"}))
+            assert "has started" in text and "at least 0" not in text and "from their first game" in text, text
+            await c.slash("alice", "season end", {})
+            text = _reply(c, await c.slash("alice", "season start", {"name": "Strict", "min_games": 5}))
+            assert "at least 5 games to appear on the leaderboard" in text, text
+
+    asyncio.run(main())
+
+
+def test_standings_look_ups_answer_in_the_channel_and_refusals_only_to_the_asker(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.server.wait_for_commands(["season", "result", "leaderboard", "stats"], c.guild_id, timeout=10)
+            await _organiser(c)
+            for cmd in ("stats", "leaderboard"):
+                rec = await c.slash("bob", cmd, {})
+                answers = _answers(c, rec)
+                assert len(answers) == 1 and answers[0].ephemeral and "no season is running" in answers[0].content, (cmd, answers)
+            await c.slash("alice", "season start", {"name": "Seen"})
+            await _add(c, "alice", [(_m(c, "alice"), 40000), (_m(c, "bob"), 30000), (_m(c, "carol"), 20000), (_m(c, "dave"), 10000)])
+            rec = await c.slash("erin", "stats", {})
+            answers = _answers(c, rec)
+            assert len(answers) == 1 and answers[0].ephemeral and "no recorded games" in answers[0].content, answers
+            for cmd in ("stats", "leaderboard"):
+                rec = await c.slash("bob", cmd, {})
+                answers = _answers(c, rec)
+                assert answers and not any(m.ephemeral for m in answers), (cmd, answers)
+                assert any("bob" in m.content for m in answers)
+
+    asyncio.run(main())
+
+
+def test_the_leaderboard_is_one_short_line_per_player_with_the_value_it_ranks_by(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.server.wait_for_commands(["season", "result", "leaderboard"], c.guild_id, timeout=10)
+            await _organiser(c)
+            await c.slash("alice", "season start", {"name": "Phones"})
+            # dave plays three games (1st, 1st, 4th); erin one (1st): erin has the better average place
+            games = [
+                [("dave", 50000), ("alice", 30000), ("bob", 12000), ("carol", 8000)],
+                [("dave", 45000), ("bob", 30000), ("alice", 15000), ("carol", 10000)],
+                [("alice", 40000), ("bob", 30000), ("carol", 20000), ("dave", 10000)],
+                [("erin", 70000), ("alice", 15000), ("bob", 10000), ("carol", 5000)],
+            ]
+            for g in games:
+                await _add(c, "alice", [(_m(c, p), s) for p, s in g])
+            by_points = _reply(c, await c.slash("bob", "leaderboard", {"by": "points"}))
+            assert "```" not in by_points and "ranked by points" in by_points
+            lines = [x for x in by_points.splitlines() if _LINE.fullmatch(x)]
+            assert len(lines) == 5 and all(len(x.replace("**", "")) <= 40 for x in lines), lines
+            # R-2.7 by hand: dave +60 +55 -40 = +75, erin +80
+            assert _board(by_points)[:2] == [("erin", 1, 80.0), ("dave", 3, 75.0)]
+            by_place = _reply(c, await c.slash("bob", "leaderboard", {"by": "placement"}))
+            assert "ranked by average placement" in by_place
+            assert _board(by_place)[0] == ("erin", 1, 1.0) and ("dave", 3, 2.0) in _board(by_place)
+            by_rating = _reply(c, await c.slash("bob", "leaderboard", {"by": "rating"}))
+            assert "ranked by rating (openskill)" in by_rating and "mu − 3 sigma" in by_rating and "games played" in by_rating
+
+            # the ratings shown are openskill's mu - 3 sigma over the games in order, highest first
+            m = PlackettLuce()
+            r: dict[str, Any] = {}
+            for g in games:
+                places = _seat_places([s for _, s in g])
+                rated = m.rate([[r.get(p) or m.rating()] for p, _ in g], ranks=[float(x) for x in places])
+                for (p, _), t in zip(g, rated):
+                    r[p] = t[0]
+            want = sorted(((p, round(x.mu - 3 * x.sigma, 1)) for p, x in r.items()), key=lambda x: -x[1])
+            assert [(n, v) for n, _, v in _board(by_rating)] == want
+            # each rating line also shows the points, so a higher rating with fewer points is visible
+            erin = next(x for x in by_rating.splitlines() if " erin " in x)
+            assert "(+80.0)" in erin and "1 game" in erin
 
     asyncio.run(main())
