@@ -12,7 +12,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.standings.service import StandingsService
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, play_out
 
 UMA = (20, 10, -10, -20)
 
@@ -68,24 +68,6 @@ def _board(text: str) -> list[tuple[str, int, float]]:
     return out
 
 
-async def _play_out(c: Club, humans: list[str], table: int) -> None:
-    for _ in range(5000):
-        t = c.bot.service.tables.get(table)
-        if t is not None and t.game is not None and t.game.over:
-            return
-        moved = False
-        for who in humans:
-            mid, live = c.live_buttons(who, table)
-            if live:
-                rec = await c.server.click(c.users[who].id, mid, live[0])
-                await rec.response()
-                moved = True
-                break
-        if not moved:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the game did not finish")
-
-
 def _dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
     con = sqlite3.connect(db)
     try:
@@ -97,7 +79,7 @@ def _dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
 def test_season_with_bot_and_typed_games_gives_the_expected_leaderboard(tmp_path: Path) -> None:
     async def main() -> None:
         # time_scale 10: under Discord's real windows (5 sends or edits per 5 s per channel) the bot game
-        # outlasts _play_out's click loop; the same limits, ten times faster
+        # outlasts a patient player; the same limits, ten times faster
         async with club(tmp_path, time_scale=10) as c:
             await c.server.wait_for_commands(["season", "result", "leaderboard", "stats"], c.guild_id, timeout=10)
             await _organiser(c)
@@ -107,7 +89,7 @@ def test_season_with_bot_and_typed_games_gives_the_expected_leaderboard(tmp_path
             await c.slash("bob", "table join", {})
             await c.slash("alice", "table add-ai", {"seats": 2})
             await c.slash("alice", "table start", {})
-            await _play_out(c, ["alice", "bob"], 1)
+            await play_out(c, ["alice", "bob"])
             t = c.bot.service.tables[1]
             assert t.game is not None
             bot_points = list(t.game.final_scores)
