@@ -538,6 +538,8 @@ TABLE_MESSAGE_AGE = 50 * 60.0
 #: seconds a click's callback waits for the presenter to answer it before it answers on its own
 CLAIM_PATIENCE = 20.0
 NEXT_MOVE = "Your next move is in the newest message below."
+#: tries to send a hand that failed (each with the newest state), 1 s, 2 s, 4 s apart
+HAND_TRIES = 4
 
 
 @dataclass(eq=False)
@@ -1001,10 +1003,18 @@ class Presenter:
         # one player's messages one at a time, in the order the updates came (asyncio.Lock is
         # first come, first served): an older state never lands after a newer one
         async with self._locks.setdefault((t.id, s), asyncio.Lock()):
-            try:
-                await self.send_hand(t, s, had_buttons=had_buttons)
-            except Exception:
-                log.exception("table %s: could not send seat %s its hand", t.id, s)
+            for attempt in range(HAND_TRIES):
+                try:
+                    await self.send_hand(t, s, had_buttons=had_buttons)
+                    return
+                except discord.Forbidden:  # the channel refuses us: trying again changes nothing
+                    log.warning("table %s: seat %s's hand was refused (missing permissions)", t.id, s)
+                    return
+                except Exception:
+                    # tried again with the newest state (what failed may be outdated by then)
+                    log.warning("table %s: could not send seat %s its hand (try %d)", t.id, s, attempt + 1, exc_info=True)
+                    await asyncio.sleep(2.0**attempt)
+            log.error("table %s: gave up sending seat %s its hand after %d tries", t.id, s, HAND_TRIES)
 
     # a click on a hand: answered with the hand's next state ---------------------------------------
 
