@@ -545,11 +545,20 @@ HAND_TRIES = 4
 @dataclass(eq=False)
 class HandState:
     """What a hand message should show: text, picture (None: the one it shows is still right) and
-    buttons (None: no buttons)."""
+    buttons (None: no buttons), with the moment of the game it was taken at: the hand drawn
+    (``sig``), the decision its buttons answer (-1: none) and the hand's index."""
 
     content: str
     png: bytes | None
     view: discord.ui.View | None
+    sig: tuple[Any, ...] = ()
+    decision: int = -1
+    hand: int = -1
+
+    @property
+    def shows(self) -> tuple[Any, ...]:
+        """What a message showing this state shows (the buttons follow from the decision)."""
+        return (self.content, self.decision if self.view is not None else -1, self.sig)
 
 
 class ClickAnswer:
@@ -961,17 +970,24 @@ class Presenter:
             out.append(f"**Game over: you placed {_ordinal(place)} with {g.final_scores[seat]} {vr.final_unit(g) or vr.score_unit(g)}.**")
         return out
 
-    async def hand_state(self, t: Table, seat: int, *, buttons: bool, picture: bool, notes: Sequence[str] = ()) -> HandState:
+    def hand_now(self, t: Table, seat: int, *, buttons: bool, notes: Sequence[str] = ()) -> HandState:
+        """The hand message's state at this moment, without its picture."""
         g = t.game
         assert g is not None
         content = self.hand_text(t, seat, buttons=buttons, notes=notes)
         acting = not g.over and seat in g.to_act()
         view = self.view_factory("hand", t, seat) if buttons and acting else None
-        png = None
+        sig = (tuple(sorted(g.seats[seat].tiles)), len(g.seats[seat].melds), g.hand_index)
+        return HandState(content, None, view, sig, t.decision_serial() if acting else -1, g.hand_index)
+
+    async def hand_state(self, t: Table, seat: int, *, buttons: bool, picture: bool, notes: Sequence[str] = ()) -> HandState:
+        """The hand message's state at this moment, its picture drawn (after the moment is taken:
+        the game may move on meanwhile, and the state says which moment it shows)."""
+        state = self.hand_now(t, seat, buttons=buttons, notes=notes)
         if picture:
             args, kwargs = self.hand_args(t, seat)
-            png = await self._png("hand", 0.0, *args, **kwargs)
-        return HandState(content, png, view)
+            state.png = await self._png("hand", 0.0, *args, **kwargs)
+        return state
 
     async def prompt_humans(self, t: Table, *, everyone: bool = False) -> None:
         """Send the hand of every human who must act now, and of those whose buttons just went
@@ -1120,18 +1136,16 @@ class Presenter:
                 if current:
                     self._tokens[key] = _Token(claim.answer.interaction, asyncio.get_running_loop().time(), claim.message_id)
                     if not claim.ephemeral:
-                        self._sig[key] = sig
-                        self._shown[key] = self._mark(t, s, claim.message_id, () if notify else notes, sig) if not notify else ()
+                        self._sig[key] = state.sig
+                        self._shown[key] = (claim.message_id, state.shows)
                     if not notify:
-                        self._done_sending(t, s, decision)
+                        self._done_sending(key, state)
                         return
             elif seat.dm_closed:
-                await self._send_ephemeral_hand(t, s, acting, new_decision, notes)
-                self._done_sending(t, s, decision)
+                self._done_sending(key, await self._send_ephemeral_hand(t, s, acting, new_decision, notes))
                 return
             stripped = claim is not None and claim.message_id == seat.hand_message_id
-            await self._send_dm_hand(t, s, notify=notify, notes=notes, stripped=stripped or not had_buttons, sig=sig)
-            self._done_sending(t, s, decision)
+            self._done_sending(key, await self._send_dm_hand(t, s, notify=notify, notes=notes, stripped=stripped or not had_buttons))
         except discord.Forbidden:
             seat.dm_closed = True
             await self.service.repo.set_seat(t.id, s, dm_closed=True)
@@ -1145,40 +1159,37 @@ class Presenter:
             if claim is not None and not claim.done.done():
                 claim.done.set_result(False)
 
-    def _mark(self, t: Table, s: int, message_id: int, notes: Sequence[str], sig: tuple[Any, ...]) -> tuple[Any, ...]:
-        """What a hand message shows, to skip an edit that would change nothing: its text, the
-        decision its buttons answer (they follow from it) and the hand drawn."""
-        g = t.game
-        assert g is not None
-        acting = not g.over and s in g.to_act()
-        return (message_id, self.hand_text(t, s, notes=notes), t.decision_serial() if acting else -1, sig)
+    def _done_sending(self, key: tuple[int, int], state: HandState | None) -> None:
+        """Note what the player's hand message now shows (the moment its state was taken at)."""
+        if state is None:
+            return
+        self._dealt[key] = state.hand
+        if state.decision >= 0 and state.view is not None:
+            self._asked[key] = state.decision
 
-    def _done_sending(self, t: Table, s: int, decision: int) -> None:
-        g = t.game
-        assert g is not None
-        key = (t.id, s)
-        self._dealt[key] = g.hand_index
-        if decision >= 0:
-            self._asked[key] = decision
-
-    async def _send_ephemeral_hand(self, t: Table, s: int, acting: bool, new_decision: bool, notes: list[str]) -> None:
+    async def _send_ephemeral_hand(self, t: Table, s: int, acting: bool, new_decision: bool, notes: list[str]) -> HandState | None:
         """A player without DMs: their ephemeral hand is kept current through the freshest token;
         where the table pings, they are mentioned in its channel once per new decision."""
         seat = t.seats[s]
         key = (t.id, s)
         tok = self._tokens.get(key)
+        state: HandState | None = None
         if tok is not None and self._token(key, tok.message_id) is not None:
             state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
             try:
                 await tok.interaction.edit_original_response(**_edit_kwargs(state))
             except discord.HTTPException:
                 self._tokens.pop(key, None)
+                state = None
         if t.row.pings and acting and new_decision:
             ch = await self.channel(t)
+            await self._pace()
             await ch.send(
                 f"<@{seat.user_id}>, your move at table #{t.id}: **Show my hand** on the table message.",
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
+            state = state or self.hand_now(t, s, buttons=True)  # pinged for this decision
+        return state
 
     async def _dm(self, user_id: int) -> Any:
         dm = self._dms.get(user_id)
@@ -1210,35 +1221,35 @@ class Presenter:
         except discord.NotFound:
             return False
 
-    async def _send_dm_hand(self, t: Table, s: int, *, notify: bool, notes: list[str], stripped: bool, sig: tuple[Any, ...]) -> None:
+    async def _send_dm_hand(self, t: Table, s: int, *, notify: bool, notes: list[str], stripped: bool) -> HandState:
         seat = t.seats[s]
         key = (t.id, s)
         assert seat.user_id is not None
         dm = await self._dm(seat.user_id)
         if seat.hand_message_id and not notify:
-            mark = self._mark(t, s, seat.hand_message_id, notes, sig)
-            if self._shown.get(key) == mark:
-                return  # it shows exactly this already (a queued update after a newer one)
-            same = self._sig.get(key) == sig
-            state = await self.hand_state(t, s, buttons=True, picture=not same, notes=notes)
+            now = self.hand_now(t, s, buttons=True, notes=notes)
+            if self._shown.get(key) == (seat.hand_message_id, now.shows):
+                return now  # it shows exactly this already (a queued update after a newer one)
+            state = await self.hand_state(t, s, buttons=True, picture=self._sig.get(key) != now.sig, notes=notes)
             if await self._edit_hand_message(t, s, dm, seat.hand_message_id, state):
-                self._sig[key] = sig
-                self._shown[key] = mark
-                return
+                self._sig[key] = state.sig
+                self._shown[key] = (seat.hand_message_id, state.shows)
+                return state
         elif seat.hand_message_id and not stripped:
             # the previous message still shows buttons: it keeps the hand, without them
-            old = await self.hand_state(t, s, buttons=False, picture=False)
+            old = self.hand_now(t, s, buttons=False)
             with suppress(discord.NotFound):
                 await self._edit_hand_message(t, s, dm, seat.hand_message_id, old)
         state = await self.hand_state(t, s, buttons=True, picture=True, notes=notes)
         await self._pace()
         msg = await dm.send(**_send_kwargs(state))
         self.saw(msg.id)
-        self._sig[key] = sig
-        self._shown[key] = self._mark(t, s, msg.id, notes, sig)
+        self._sig[key] = state.sig
+        self._shown[key] = (msg.id, state.shows)
         self._tokens.pop(key, None)  # its token edits the old message, not this one
         seat.hand_message_id = msg.id
         await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
+        return state
 
 
 def _edit_kwargs(state: HandState) -> dict[str, Any]:
