@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render import variants as vr
+from bot.render.names import kind_label, tile_name
 from bot.render.pictures import (
     DEADLINES,
     PngOptions,
@@ -50,7 +51,7 @@ from bot.tables import Table, TableService, Update
 from engine.notation import MeldType
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, WinResult
-from engine.tiles import RED, kind_name
+from engine.tiles import RED
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
@@ -63,8 +64,8 @@ _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", Me
 
 
 def tile_label(code: int) -> str:
-    name = kind_name(code & ~RED)
-    return name + ("*" if code & RED else "")
+    """A tile as buttons and texts name it: the same name the pictures show (:mod:`bot.render.names`)."""
+    return tile_name(code)
 
 
 def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) -> str:
@@ -80,7 +81,7 @@ def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) ->
     if t is A.OPEN_RIICHI:
         return f"Open riichi {tile_label(a.tile)}"
     if t is A.KITA:
-        return f"Nuki {kind_name(a.tile)}" if vr.is_nuki(a) else "Kita"
+        return f"Nuki {kind_label(a.tile)}" if vr.is_nuki(a) else "Kita"
     if t is A.PASS:
         return vr.pass_word(g) if g is not None else "Pass"
     if t is A.DRAW:
@@ -90,13 +91,13 @@ def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) ->
     elif t is A.DAIMINKAN:
         label = "Kan"
     elif t is A.ANKAN:
-        label = f"Kan {kind_name(a.tile)}"
+        label = f"Kan {kind_label(a.tile)}"
     elif t is A.KAKAN:
-        label = f"Add kan {kind_name(a.tile)}"
+        label = f"Add kan {kind_label(a.tile)}"
     else:
         return {A.TSUMO: "Tsumo!", A.RON: "Ron!", A.KYUUSHU: "Nine terminals"}.get(t, t.name.replace("_", " ").capitalize())
     if a.shift:
-        label += f" ({tile_label(a.shift[0])} as {kind_name(a.shift[1])})"
+        label += f" ({tile_label(a.shift[0])} as {kind_label(a.shift[1])})"
     if a.src >= 0:
         who = names[a.src] if a.src < len(names) else f"seat {a.src}"
         river = g.seats[a.src].river if g is not None else []

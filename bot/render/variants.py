@@ -29,8 +29,9 @@ from engine.notation import MeldType
 from engine.scoring.result import NO_YAKU, ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
-from engine.tiles import NORTH, RED, kind_name, kind_of, parse_tiles
+from engine.tiles import NORTH, RED, kind_of, parse_tiles
 
+from .names import kind_label, sort_tiles, tile_name, tile_order
 from .pictures import BLANK
 from .views import Meld
 
@@ -64,7 +65,7 @@ _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", Me
 
 
 def _tile(code: int) -> str:
-    return kind_name(code & ~RED) + ("*" if code & RED else "")
+    return tile_name(code)
 
 
 def _is_taiwan(g: Game) -> bool:
@@ -176,7 +177,7 @@ def seat_extras(g: Game, seat: int) -> list[Meld]:
     if shown is not None:
         codes = list(shown(g, seat))
         if codes:
-            out.append(("shown", sorted(codes, key=lambda c: (c & ~RED, c & RED)), -1))
+            out.append(("shown", sort_tiles(codes), -1))
     return out
 
 
@@ -189,7 +190,7 @@ def hand_extras(g: Game, seat: int) -> list[Meld]:
 
 
 def _shift_text(shift: Sequence[int]) -> str:
-    return f"{_tile(shift[0])} as {kind_name(shift[1])}"
+    return f"{_tile(shift[0])} as {kind_label(shift[1])}"
 
 
 def table_footer(g: Game, names: Sequence[str]) -> str:
@@ -200,14 +201,14 @@ def table_footer(g: Game, names: Sequence[str]) -> str:
         for m in st.melds:
             if m.effective:
                 moved = [
-                    f"{_tile(g.code(x))} as {kind_name(e)}" for x, e in zip(m.tiles, m.effective) if (g.code(x) & ~RED) != e
+                    f"{_tile(g.code(x))} as {kind_label(e)}" for x, e in zip(m.tiles, m.effective) if (g.code(x) & ~RED) != e
                 ]
                 if moved:
                     parts.append(f"{names[s]}'s {_MELD[m.type]}: {', '.join(moved)}")
     open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
     if open_seats is not None:
         for s in sorted(open_seats(g)):
-            parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_name(k) for k in g.seats[s].waits)}")
+            parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_label(k) for k in g.seats[s].waits)}")
     if _is_taiwan(g):
         east = next(s for s in range(g.players) if seat_wind(g, s) == 0)
         dice = getattr(g.deal, "dice", ())
@@ -264,7 +265,7 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
     deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
     open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
     if deals is not None and g.phase is Phase.TURN and (open_seats is None or open_seats(g) - {seat}):
-        for code in sorted({a.tile for a in legal if a.type is A.DISCARD}, key=lambda c: (c & ~RED, c & RED)):
+        for code in sorted({a.tile for a in legal if a.type is A.DISCARD}, key=tile_order):
             into = deals(g, seat, code)
             if into:
                 bonus = "" if st.riichi else " (+50 points for them)"
