@@ -660,23 +660,15 @@ class Presenter:
         await self.service.repo.set_table(t.id, message_id=msg.id)
 
     async def post_result(self, ch: Any, t: Table, idx: int) -> None:
+        """The hand's result: the text, and for a win the picture of every winner's hand
+        (:func:`bot.render.variants.result_view`)."""
         g = t.game
         assert g is not None
-        text, wins = result_text(t, idx)
+        text, _ = result_text(t, idx)
         files = []
-        if wins and wins[0].hand is not None:
-            spec = wins[0].hand
-            melds = vr.spec_melds(spec.melds) + vr.win_extras(dict(spec.options))
-            hand = sorted(spec.concealed, key=lambda c: (c & ~RED, c & RED))
-            png = await self.renderer.png(
-                "result",
-                text.split("\n")[0].replace("**", ""),
-                hand,
-                melds,
-                spec.win_tile,
-                vr.win_lines(g, wins[0].score),
-                [(t.seats[s].name, d) for s, d in enumerate(g.results[idx].deltas)],
-            )
+        view = vr.result_view(g, idx, [s.name for s in t.seats])
+        if view is not None and view.wins:
+            png = await self.renderer.png("result", view)
             files = [discord.File(io.BytesIO(png), filename="result.png")]
         await ch.send(content=text, files=files)
 

@@ -17,6 +17,7 @@ form (``engine.tiles``); this module never parses.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from engine.tiles import FLOWER_BASE, HONOR_BASE, RED
 
@@ -26,6 +27,7 @@ __all__ = [
     "kind_label",
     "picture_order",
     "sort_tiles",
+    "tai_name",
     "tile_name",
     "tile_order",
     "tiles_text",
@@ -101,7 +103,30 @@ YAKU_NAMES = {
 }
 
 
+@cache
+def _tai_items() -> dict[str, tuple[str, str]]:
+    """taiwan16's tai items: Chinese name → (item id, English name)."""
+    from engine.rules.taiwan16.tai import ITEMS
+
+    return {chinese: (item_id, english) for item_id, (chinese, english) in ITEMS.items()}
+
+
+def tai_name(item_id: str, chinese: str = "") -> str:
+    """A taiwan16 tai item as players read it: its English name and its rule id (``Concealed
+    (T-5)``; ``/rule taiwan16 T-5`` explains it). The pictures' fonts may lack the Chinese."""
+    from engine.rules.taiwan16.tai import ITEMS
+
+    english = ITEMS.get(item_id, ("", chinese or item_id))[1]
+    return f"{english[:1].upper()}{english[1:]} ({item_id})"
+
+
 def yaku_name(key: str) -> str:
     """A yaku (or point item) key as players write it: ``hatsu`` → ``Yakuhai (hatsu)``,
-    ``riichi`` → ``Riichi``, ``aka_dora`` → ``Red fives``."""
-    return YAKU_NAMES.get(key) or key.replace("_", " ").capitalize()
+    ``riichi`` → ``Riichi``, ``aka_dora`` → ``Red fives``; a taiwan16 item's Chinese name → its
+    :func:`tai_name`."""
+    if key in YAKU_NAMES:
+        return YAKU_NAMES[key]
+    item = _tai_items().get(key)
+    if item is not None:
+        return tai_name(item[0])
+    return key.replace("_", " ").capitalize()

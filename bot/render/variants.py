@@ -24,16 +24,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.notation import HandSpec, MeldType
 from engine.notation import Meld as EngineMeld
-from engine.notation import MeldType
 from engine.scoring.result import NO_YAKU, ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
-from engine.tiles import NORTH, RED, kind_of, parse_tiles
+from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
-from .names import kind_label, sort_tiles, tile_name, tile_order
+from .names import kind_label, sort_tiles, tai_name, tile_name, tile_order, yaku_name
 from .pictures import BLANK
-from .views import Meld
+from .views import Meld, ResultView, WinView
 
 __all__ = [
     "BLANK",
@@ -46,6 +46,7 @@ __all__ = [
     "meld_of",
     "pass_word",
     "result_label",
+    "result_view",
     "river",
     "round_text",
     "score_unit",
@@ -57,6 +58,7 @@ __all__ = [
     "win_extras",
     "win_lines",
     "win_summary",
+    "winning_tiles",
 ]
 
 A = ActionType
@@ -291,19 +293,8 @@ def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int,
 # -- wins ----------------------------------------------------------------------------------------
 
 
-def _yaku_name(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _tai_items(sc: ScoreResult) -> list[tuple[str, int]]:
-    from engine.rules.taiwan16.tai import ITEMS
-
-    items = sc.details.get("tai_items") or []
-    out = []
-    for it in items:
-        english = ITEMS.get(str(it.get("id")), ("", str(it.get("name"))))[1]
-        out.append((f"{it.get('id')} {english}", int(it.get("tai", 0))))
-    return out
+    return [(tai_name(str(it.get("id")), str(it.get("name"))), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
 
 
 def _transformations(sc: ScoreResult) -> list[str]:
@@ -325,13 +316,13 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
             f"(+{d.get('dealer_tai', 0)} dealer tai when the dealer wins or pays)"
         )
     if _ct(g) is not None:
-        listed = ", ".join(f"{_yaku_name(y.name)} {y.han}" for y in sc.yaku)
+        listed = ", ".join(f"{yaku_name(y.name)} {y.han}" for y in sc.yaku)
         text = f"{listed} — {sc.points} points"
         wild = sc.details.get("wildcards") or []
         if wild:
             text += " (White as " + " ".join(str(w.get("as")) for w in wild) + ")"
         return text
-    yaku = ", ".join(f"{y.name} {y.han if not sc.yakuman else 'yakuman'}" for y in sc.yaku)
+    yaku = ", ".join(f"{yaku_name(y.name)} {y.han if not sc.yakuman else 'yakuman'}" for y in sc.yaku)
     bazoro = sc.details.get("bazoro")
     if sc.yakuman:
         value = f"{sc.yakuman}× yakuman"
@@ -339,7 +330,7 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
         value = f"{sc.han} han + {bazoro} bazoro = {sc.details.get('table_han', sc.han + bazoro)} han (PK-0 table, no fu)"
     else:
         value = f"{sc.han} han {sc.fu} fu"
-    text = f"{yaku} — {value}, {sc.points} points"
+    text = f"{yaku} — {value}, {sc.points:,} points"
     moved = _transformations(sc)
     if moved:
         text += f"; transformations: {', '.join(moved)}"
@@ -347,7 +338,8 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
 
 
 def win_lines(g: Game, sc: ScoreResult) -> list[str]:
-    """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units."""
+    """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units, the
+    yaku by the names ``/score`` uses (:func:`~bot.render.names.yaku_name`)."""
     if _is_taiwan(g):
         d = sc.details
         lines = [f"{n}\t{v} tai" for n, v in _tai_items(sc)]
@@ -355,35 +347,95 @@ def win_lines(g: Game, sc: ScoreResult) -> list[str]:
         lines.append(f"Each payer: {d.get('base', '')} + {d.get('rate', '')} × (tai + dealer tai)")
         return lines
     if _ct(g) is not None:
-        lines = [f"{_yaku_name(y.name)}\t{y.han}" for y in sc.yaku]
-        lines.append(f"Total\t{sc.points} points")
+        lines = [f"{yaku_name(y.name)}\t{y.han}" for y in sc.yaku]
+        lines.append(f"Total\t{sc.points:,} points")
         return lines
     if sc.yakuman:
-        lines = [f"{y.name}\tyakuman" for y in sc.yaku]
+        lines = [f"{yaku_name(y.name)}\tyakuman" for y in sc.yaku]
     else:
-        lines = [f"{y.name}\t{y.han} han" for y in sc.yaku]
+        lines = [f"{yaku_name(y.name)}\t{y.han} han" for y in sc.yaku]
     bazoro = sc.details.get("bazoro")
-    if not sc.yakuman and getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
+    if sc.yakuman:
+        lines.append(f"Total\t{'' if sc.yakuman == 1 else f'{sc.yakuman}× '}yakuman = {sc.points:,}")
+    elif getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
         lines.append(f"Bazoro\t{bazoro} han")
-        lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han")
-    elif not sc.yakuman:
-        lines.append(f"Total\t{sc.han} han {sc.fu} fu")
+        lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han = {sc.points:,}")
+    else:
+        lines.append(f"Total\t{sc.han} han {sc.fu} fu = {sc.points:,}")
     for m in _transformations(sc):
         lines.append(f"Transformation\t{m}")
     return lines
 
 
-def win_extras(spec_options: dict[str, str]) -> list[Meld]:
-    """Flowers (taiwan16) and nuki (chinitsu_toutenkou) of a scored hand, for its picture."""
+def win_extras(spec_options: dict[str, str], kita: int = 0) -> list[Meld]:
+    """Flowers (taiwan16) and nuki (chinitsu_toutenkou) of a scored hand, for its picture; ``kita``
+    Norths set aside (sanma, ``WinContext.kita``) when the options list none."""
     out: list[Meld] = []
     for key, label in (("flowers", "flower"), ("nuki", "kita")):
         text = spec_options.get(key)
         if text:
             try:
-                out.append((label, parse_tiles(text), -1))
+                out.append((label, parse_tiles(text, allow_flowers=True), -1))
             except ValueError:
                 continue
+    if kita and not out:
+        out.append(("kita", [NORTH] * kita, -1))
     return out
+
+
+def winning_tiles(spec: HandSpec) -> list[int]:
+    """The concealed tiles of a scored hand without its winning tile, in picture order.
+
+    ``HandSpec.concealed`` excludes the winning tile (engine.notation), but the table's ron and
+    taiwan16's self-draw specs hold it: a concealed part of 3n+2 tiles that holds the winning tile
+    is a complete hand, and one copy of the winning tile is taken out (it is drawn framed, apart)."""
+    tiles = list(spec.concealed)
+    if len(tiles) % 3 == 2 and spec.win_tile in tiles:
+        tiles.remove(spec.win_tile)
+    return sort_tiles(tiles)
+
+
+_MANY = {1: "", 2: "Double ", 3: "Triple "}
+
+
+def result_view(g: Game, idx: int, names: Sequence[str]) -> ResultView | None:
+    """The picture of hand ``idx``'s result: every winner (a double ron shows both hands), each
+    hand's tiles exactly once, the dora and ura indicators it counted, the breakdown in display
+    names, and every seat's payment; ``None`` for a hand without a win (the text says it all)."""
+    r = g.results[idx]
+    if not r.wins:
+        return None
+
+    def who(s: int) -> str:
+        return names[s] if 0 <= s < len(names) else f"seat {s}"
+
+    wins: list[WinView] = []
+    for w in r.wins:
+        spec = w.hand
+        if spec is None:
+            continue
+        if kind_of(spec.win_tile) >= FLOWER_BASE:
+            how = "with flowers" + (f", paid by {who(w.from_seat)}" if w.from_seat not in (-1, w.seat) else "")
+        elif w.seat == w.from_seat or w.from_seat < 0:
+            how = "by tsumo"
+        else:
+            how = f"by ron from {who(w.from_seat)}"
+        ctx = spec.ctx
+        wins.append(
+            WinView(
+                heading=f"{who(w.seat)} wins {how}",
+                hand=winning_tiles(spec),
+                win_tile=spec.win_tile,
+                melds=spec_melds(spec.melds) + win_extras(dict(spec.options), ctx.kita),
+                lines=win_lines(g, w.score),
+                dora=list(ctx.dora_indicators),
+                ura=list(ctx.ura_indicators) if (ctx.riichi or ctx.double_riichi) else [],
+            )
+        )
+    tsumo = all(w.seat == w.from_seat or w.from_seat < 0 for w in r.wins)
+    kind = "Tsumo" if tsumo else f"{_MANY.get(len(r.wins), '')}{'ron' if len(r.wins) > 1 else 'Ron'}"
+    payments = [(who(s), d) for s, d in enumerate(r.deltas)]
+    return ResultView(f"{result_label(g, idx)} · {kind}", wins, payments)
 
 
 def is_nuki(a: Action) -> bool:
