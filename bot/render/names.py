@@ -104,11 +104,16 @@ YAKU_NAMES = {
 
 
 @cache
-def _tai_items() -> dict[str, tuple[str, str]]:
-    """taiwan16's tai items: Chinese name → (item id, English name)."""
-    from engine.rules.taiwan16.tai import ITEMS
+def _tai_items() -> dict[str, str]:
+    """taiwan16's tai items: Chinese name (and the unique-wait names of T-11) → item id."""
+    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
 
-    return {chinese: (item_id, english) for item_id, (chinese, english) in ITEMS.items()}
+    out = {chinese: item_id for item_id, (chinese, _) in ITEMS.items()}
+    out.update({name: "T-11" for name in _T11_NAMES.values()})
+    return out
+
+
+_DRAGONS = {"白": "Wh", "發": "Gr", "中": "Rd"}
 
 
 def tai_name(item_id: str, chinese: str = "") -> str:
@@ -123,10 +128,11 @@ def tai_name(item_id: str, chinese: str = "") -> str:
 def yaku_name(key: str) -> str:
     """A yaku (or point item) key as players write it: ``hatsu`` → ``Yakuhai (hatsu)``,
     ``riichi`` → ``Riichi``, ``aka_dora`` → ``Red fives``; a taiwan16 item's Chinese name → its
-    :func:`tai_name`."""
+    :func:`tai_name` (``花牌 1f`` → ``Own flower (T-9) 1f``)."""
     if key in YAKU_NAMES:
         return YAKU_NAMES[key]
-    item = _tai_items().get(key)
+    head, _, rest = key.partition(" ")  # taiwan16 names an item's tile after it: "花牌 1f", "三元台 中"
+    item = _tai_items().get(head)
     if item is not None:
-        return tai_name(item[0])
+        return " ".join(x for x in (tai_name(item), _DRAGONS.get(rest, rest)) if x)
     return key.replace("_", " ").capitalize()

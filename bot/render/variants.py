@@ -31,7 +31,7 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
 from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
-from .names import kind_label, sort_tiles, tai_name, tile_name, tile_order, yaku_name
+from .names import kind_label, sort_tiles, tile_name, tile_order, yaku_name
 from .pictures import BLANK
 from .views import Meld, ResultView, WinView
 
@@ -294,7 +294,7 @@ def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int,
 
 
 def _tai_items(sc: ScoreResult) -> list[tuple[str, int]]:
-    return [(tai_name(str(it.get("id")), str(it.get("name"))), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
+    return [(yaku_name(str(it.get("name"))), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
 
 
 def _transformations(sc: ScoreResult) -> list[str]:
