@@ -31,7 +31,7 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
 from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
-from .names import kind_label, sort_tiles, tile_name, tile_order, yaku_name
+from .names import kind_label, picture_order, sort_tiles, tile_name, tile_order, yaku_name
 from .pictures import BLANK
 from .views import Meld, ResultView, WinView
 
@@ -42,6 +42,8 @@ __all__ = [
     "declare_word",
     "final_unit",
     "hand_extras",
+    "hand_tiles",
+    "in_hand_order",
     "is_nuki",
     "meld_of",
     "pass_word",
@@ -191,6 +193,26 @@ def hand_extras(g: Game, seat: int) -> list[Meld]:
     return [("flower" if _is_taiwan(g) else "kita", [g.code(x) for x in st.kita], -1)]
 
 
+def hand_tiles(g: Game, seat: int) -> tuple[list[int], int | None]:
+    """The seat's concealed tiles as its hand picture shows them: sorted by
+    :func:`~bot.render.names.tile_order`, and the tile just drawn (set apart at the right end),
+    or ``None`` outside its own turn."""
+    st = g.seats[seat]
+    tiles = [g.code(x) for x in st.tiles]
+    drawn = None
+    if g.current == seat and g.drawn >= 0 and g.phase is Phase.TURN and g.drawn in st.tiles:
+        drawn = g.code(g.drawn)
+        tiles.remove(drawn)
+    return sort_tiles(tiles), drawn
+
+
+def in_hand_order(g: Game, seat: int, actions: Sequence[Action]) -> list[Action]:
+    """``actions`` (discards, riichi discards) ordered by their tile's place in the hand picture
+    (:func:`~bot.render.names.picture_order`), so the buttons read like the picture."""
+    rank = {c: i for i, c in enumerate(picture_order(*hand_tiles(g, seat)))}
+    return sorted(actions, key=lambda a: (rank.get(a.tile, len(rank)), tile_order(a.tile)))
+
+
 def _shift_text(shift: Sequence[int]) -> str:
     return f"{_tile(shift[0])} as {kind_label(shift[1])}"
 
@@ -267,7 +289,7 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
     deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
     open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
     if deals is not None and g.phase is Phase.TURN and (open_seats is None or open_seats(g) - {seat}):
-        for code in sorted({a.tile for a in legal if a.type is A.DISCARD}, key=tile_order):
+        for code in dict.fromkeys(a.tile for a in in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])):
             into = deals(g, seat, code)
             if into:
                 bonus = "" if st.riichi else " (+50 points for them)"
