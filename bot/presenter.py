@@ -218,7 +218,7 @@ def result_text(t: Table, idx: int) -> tuple[str, list[WinResult]]:
             how = "tsumo" if w.seat == w.from_seat else f"ron from {name[w.from_seat].name}"
             parts.append(f"**{name[w.seat].name} wins by {how}**: {vr.win_summary(g, sc)}")
         text = f"**{label}** " + "\n".join(parts)
-    deltas = ", ".join(f"{name[s].name} {d:+d}" for s, d in enumerate(r.deltas) if d)
+    deltas = ", ".join(f"{name[s].name} {d:+,d}" for s, d in enumerate(r.deltas) if d)
     if deltas:
         text += f"\nPayments: {deltas}"
     return text, list(r.wins)

@@ -425,6 +425,10 @@ def render_hand(
     w = max(width + 2 * pad, 200)
     img, d = _new(w, title_h + max(height, th) + 2 * pad)
     if title:
+        size = 20
+        while size > 12 and f.getlength(title) > w - 2 * pad:  # shrink a long title rather than cut it
+            size -= 1
+            f = font(size)
         d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
     _draw_items(img, items, tw, pad, title_h + pad + max(height, th))
     return to_png(img, palette="default")
