@@ -227,3 +227,26 @@ def test_result_title_wraps_instead_of_being_cut() -> None:
     short = Image.open(io.BytesIO(render_result(ResultView("East 1 · Ron", [win]))))
     long = Image.open(io.BytesIO(render_result(ResultView("East 1, 3 honba · " + "very long title " * 12, [win]))))
     assert long.width == short.width and long.height > short.height + 30
+
+
+def test_render_worker_draws_the_result_picture_the_bot_sends() -> None:
+    """The ResultView crosses to the render worker process and comes back as the same PNG."""
+    import asyncio
+
+    from bot.presenter import Renderer
+
+    rs = find_ruleset("riichi")
+    g = scripted_game(rs, [None, "45m234p567s678s22p", "45m234p567s678s33p", None], "6m", start=(0, 0, 1, 1))
+    play(g, "0d6m", "1h", "2h")
+    view = result_view(g, 0, NAMES)
+    assert view is not None
+
+    async def main() -> None:
+        r = Renderer(1)
+        try:
+            await r.wait_ready()
+            assert await r.png("result", view) == render_result(view)
+        finally:
+            r.close()
+
+    asyncio.run(main())
