@@ -369,7 +369,7 @@ def win_lines(g: Game, sc: ScoreResult) -> list[str]:
         lines.append(f"Each payer: {d.get('base', '')} + {d.get('rate', '')} × (tai + dealer tai)")
         return lines
     if _ct(g) is not None:
-        lines = [f"{yaku_name(y.name)}\t{y.han}" for y in sc.yaku]
+        lines = [f"{yaku_name(y.name)}\t{y.han} pts" for y in sc.yaku]  # as /score writes them
         lines.append(f"Total\t{sc.points:,} points")
         return lines
     if sc.yakuman:

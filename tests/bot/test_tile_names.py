@@ -99,8 +99,8 @@ def _check_decision(t: Table, seat: int) -> int:
         assert not ENGINE_NOTATION.search(label), label
         if a is not None and a.type in (A.CHI, A.PON):
             assert tiles_text(a.tiles) in label, (a, label)
-        if a is not None and a.type in (A.ANKAN, A.KAKAN, A.RIICHI, A.OPEN_RIICHI) and a.tile >= 0:
-            assert label.split(" (")[0].split(" ", 1)[-1].removeprefix("kan ") in VALID_NAMES, label
+        if a is not None and a.type in (A.ANKAN, A.KAKAN):
+            assert label.split(" (")[0].split()[-1] == kind_label(a.tile), (a, label)
     return len(discards)
 
 
@@ -126,6 +126,39 @@ def test_buttons_follow_the_hand_picture_over_every_decision_of_self_play(rs_nam
                 assert text.endswith(tile_name(a.tile)), text
             g.apply(a)
     assert decisions >= 300 and turns >= 100, (decisions, turns)
+
+
+def test_riichi_chooser_offers_its_discards_in_the_order_of_the_hand_picture() -> None:
+    from cogs.play import RiichiChooser
+
+    g = Game(find_ruleset("riichi"), seed=5)
+    rng = random.Random(5)
+    while sum(a.type is A.RIICHI for s in g.to_act() for a in g.legal_actions(s)) < 3:  # a choice of discards
+        g.apply(smart(g, g.to_act()[0], rng))
+    seat = g.to_act()[0]
+    t = _table(g)
+    sent: list[Any] = []
+
+    async def get(_: int) -> Table:
+        return t
+
+    async def send_message(text: str, *, view: Any = None, ephemeral: bool = False) -> None:
+        sent.append(view)
+
+    async def main() -> None:
+        me = SimpleNamespace(
+            client=SimpleNamespace(service=SimpleNamespace(get=get)),
+            user=SimpleNamespace(id=100 + seat),
+            response=SimpleNamespace(send_message=send_message, is_done=lambda: False),
+        )
+        await RiichiChooser(t.id, t.decision_serial(), seat).callback(me)  # type: ignore[arg-type]
+
+    asyncio.run(main())
+    (tiles, _, drawn), _ = Presenter.hand_args(None, t, seat)  # type: ignore[arg-type]
+    offered = [(a.tile, label) for _, a, label in _buttons(sent[0]) if a is not None]
+    codes = [c for c, _ in offered]
+    assert len(codes) >= 3 and codes == [c for c in picture_order(tiles, drawn) if c in set(codes)]
+    assert all(label == f"Riichi {tile_name(c)}" for c, label in offered)
 
 
 # --- two-tap discards ------------------------------------------------------------------------------------
