@@ -4,7 +4,8 @@
 shoukou's ``2c34m8m>5m``, ...), valid while the table's decision serial is unchanged ("that turn
 has passed" otherwise); ``mjr:<table>:<serial>:<seat>`` — open the riichi chooser (taiwan16's
 "Declare ready", chinitsu_toutenkou's open riichi too); ``mjw:<table>:<serial>:<action>`` — a
-discard that deals into an open riichi, asking to confirm first (CT-F2); ``mjh:<table>`` — "Show
+discard that asks to be confirmed first: one that deals into an open riichi (CT-F2), or any discard
+of a player with two-tap discards on (``/table auto what:confirm-discard``); ``mjh:<table>`` — "Show
 my hand" (the ephemeral fallback when direct messages are closed). Because the meaning is in the
 id, the buttons keep working after a restart without any stored view.
 """
