@@ -232,3 +232,77 @@ def test_two_tap_option_is_stored_on_the_seat(tmp_path: Path) -> None:
             await repo.close()
 
     asyncio.run(main())
+
+
+def test_two_tap_discards_through_discord(tmp_path: Path) -> None:
+    """End to end over the local Discord server: /table auto what:confirm-discard on:true; the next
+    discard buttons ask "Discard 5m?" (ephemeral) and only the second tap discards; off again, a
+    discard button discards at once. The DM's discard buttons follow the hand picture's order."""
+    from tests.bot.harness import club
+
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            uid = c.users["alice"].id
+            await c.slash("alice", "table open", {"length": "tonpuu"})
+            await c.slash("alice", "table add-ai", {"seats": 3})
+            await c.slash("alice", "table start", {})
+            await c.server.wait_for(lambda: c.bot.service.tables.get(1) is not None and c.bot.service.tables[1].game is not None, timeout=30)
+            rec = await c.slash("alice", "table auto", {"what": "confirm-discard", "on": True})
+            assert any("Two-tap discards are now on" in m for m in c.replies(rec)), c.replies(rec)
+            t = c.bot.service.tables[1]
+            assert t.seats[t.seat_of(uid)].confirm_discard  # type: ignore[index]
+
+            def my_discards() -> tuple[int, list[tuple[str, str]]] | None:
+                g = t.game
+                if g is None or g.over or g.current != t.seat_of(uid) or uid not in [t.seats[s].user_id for s in g.to_act()]:
+                    return None
+                serial = t.decision_serial()
+                for m in reversed(c.server.dms(uid)):
+                    found = [(b.get("custom_id", ""), b.get("label", "")) for b in m.buttons()]
+                    mine = [(i, lab) for i, lab in found if i.split(":")[1:3] == ["1", str(serial)] and "d" in i.split(":")[3][:2]]
+                    if mine:
+                        return m.id, mine
+                return None
+
+            async def next_turn() -> tuple[int, list[tuple[str, str]]]:
+                """Alice's next turn (her call offers passed on the way)."""
+                for _ in range(600):
+                    found = my_discards()
+                    if found:
+                        return found
+                    mid, live = c.live_buttons("alice")
+                    passes = [i for i in live if i.endswith("x")]
+                    if passes:
+                        rec = await c.server.click(uid, mid, passes[0])
+                        await rec.response()
+                    await asyncio.sleep(0.05)
+                raise AssertionError("alice's turn did not come")
+
+            mid, buttons = await next_turn()
+            assert buttons and all(i.startswith("mjw:") for i, _ in buttons), buttons
+            seat = t.seat_of(uid)
+            assert seat is not None
+            (tiles, _, drawn), _ = Presenter.hand_args(None, t, seat)  # type: ignore[arg-type]
+            assert [lab for _, lab in buttons] == [tile_name(x) for x in picture_order(tiles, drawn) if tile_name(x) in {lab for _, lab in buttons}]
+            cid, label = buttons[0]
+            serial = t.decision_serial()
+            click = await c.server.click(uid, mid, cid)
+            await click.response()
+            asks = await c.server.wait_for(
+                lambda: [m for m in c.server.ephemeral(uid) if m.interaction_id == click.id and m.buttons()], timeout=10
+            )
+            assert asks[0].content == f"Discard {label}?"
+            assert t.decision_serial() == serial  # the first tap discards nothing
+            [confirm] = asks[0].buttons()
+            assert confirm["label"] == f"Discard {label}" and confirm["custom_id"] == "mj:" + cid.split(":", 1)[1]
+            # turned off before the second tap: from the next turn on, a discard button plays at once
+            await c.slash("alice", "table auto", {"what": "confirm-discard", "on": False})
+            second = await c.server.click(uid, asks[0].id, confirm["custom_id"])
+            await second.response()
+            await c.server.wait_for(lambda: t.decision_serial() != serial, timeout=10)
+            g = t.game
+            assert g is not None and any(a.seat == seat and a.text == cid.split(":")[3] for a in g.actions)
+            _, buttons = await next_turn()
+            assert all(i.startswith("mj:") for i, _ in buttons), buttons
+
+    asyncio.run(main())
