@@ -38,6 +38,7 @@ import discord
 
 from bot import fairness
 from bot.render import variants as vr
+from bot.render.names import kind_label, tile_name
 from bot.render.pictures import (
     DEADLINES,
     PngOptions,
@@ -51,7 +52,7 @@ from bot.tables import Table, TableService, Update
 from engine.notation import MeldType
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, WinResult
-from engine.tiles import RED, kind_name
+from engine.tiles import RED
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
@@ -64,8 +65,8 @@ _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", Me
 
 
 def tile_label(code: int) -> str:
-    name = kind_name(code & ~RED)
-    return name + ("*" if code & RED else "")
+    """A tile as buttons and texts name it: the same name the pictures show (:mod:`bot.render.names`)."""
+    return tile_name(code)
 
 
 def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) -> str:
@@ -81,7 +82,7 @@ def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) ->
     if t is A.OPEN_RIICHI:
         return f"Open riichi {tile_label(a.tile)}"
     if t is A.KITA:
-        return f"Nuki {kind_name(a.tile)}" if vr.is_nuki(a) else "Kita"
+        return f"Nuki {kind_label(a.tile)}" if vr.is_nuki(a) else "Kita"
     if t is A.PASS:
         return vr.pass_word(g) if g is not None else "Pass"
     if t is A.DRAW:
@@ -91,13 +92,13 @@ def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) ->
     elif t is A.DAIMINKAN:
         label = "Kan"
     elif t is A.ANKAN:
-        label = f"Kan {kind_name(a.tile)}"
+        label = f"Kan {kind_label(a.tile)}"
     elif t is A.KAKAN:
-        label = f"Add kan {kind_name(a.tile)}"
+        label = f"Add kan {kind_label(a.tile)}"
     else:
         return {A.TSUMO: "Tsumo!", A.RON: "Ron!", A.KYUUSHU: "Nine terminals"}.get(t, t.name.replace("_", " ").capitalize())
     if a.shift:
-        label += f" ({tile_label(a.shift[0])} as {kind_name(a.shift[1])})"
+        label += f" ({tile_label(a.shift[0])} as {kind_label(a.shift[1])})"
     if a.src >= 0:
         who = names[a.src] if a.src < len(names) else f"seat {a.src}"
         river = g.seats[a.src].river if g is not None else []
@@ -219,7 +220,7 @@ def result_text(t: Table, idx: int) -> tuple[str, list[WinResult]]:
             how = "tsumo" if w.seat == w.from_seat else f"ron from {name[w.from_seat].name}"
             parts.append(f"**{name[w.seat].name} wins by {how}**: {vr.win_summary(g, sc)}")
         text = f"**{label}** " + "\n".join(parts)
-    deltas = ", ".join(f"{name[s].name} {d:+d}" for s, d in enumerate(r.deltas) if d)
+    deltas = ", ".join(f"{name[s].name} {d:+,d}" for s, d in enumerate(r.deltas) if d)
     if deltas:
         text += f"\nPayments: {deltas}"
     return text, list(r.wins)
@@ -870,23 +871,15 @@ class Presenter:
         await self.service.repo.set_table(t.id, message_id=msg.id)
 
     async def post_result(self, ch: Any, t: Table, idx: int) -> None:
+        """The hand's result: the text, and for a win the picture of every winner's hand
+        (:func:`bot.render.variants.result_view`)."""
         g = t.game
         assert g is not None
-        text, wins = result_text(t, idx)
+        text, _ = result_text(t, idx)
         files = []
-        if wins and wins[0].hand is not None:
-            spec = wins[0].hand
-            melds = vr.spec_melds(spec.melds) + vr.win_extras(dict(spec.options))
-            hand = sorted(spec.concealed, key=lambda c: (c & ~RED, c & RED))
-            png = await self.renderer.png(
-                "result",
-                text.split("\n")[0].replace("**", ""),
-                hand,
-                melds,
-                spec.win_tile,
-                vr.win_lines(g, wins[0].score),
-                [(t.seats[s].name, d) for s, d in enumerate(g.results[idx].deltas)],
-            )
+        view = vr.result_view(g, idx, [s.name for s in t.seats])
+        if view is not None and view.wins:
+            png = await self.renderer.png("result", view)
             files = [discord.File(io.BytesIO(png), filename="result.png")]
         await ch.send(content=text, files=files, nonce=f"jr{t.id}.{idx}")
 

@@ -418,7 +418,7 @@ class TableService:
         seat = t.seat_of(user_id)
         if seat is None:
             raise TableError("you are not seated at this table")
-        field_name = {"win": "auto_win", "pass": "auto_pass", "tsumogiri": "auto_tsumogiri"}[what]
+        field_name = {"win": "auto_win", "pass": "auto_pass", "tsumogiri": "auto_tsumogiri", "confirm-discard": "confirm_discard"}[what]
         setattr(t.seats[seat], field_name, on)
         await self.repo.set_seat(t.id, seat, **{field_name: on})
         return t

@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
+from bot.render.names import tile_name, yaku_name
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
 from engine.hand.report import shanten_report
 from engine.notation import WINDS, HandSpec, format_hand, parse_hand
@@ -43,27 +44,6 @@ PAGE_CHARS = 3800  # a rule list page (embed description), with room for the sum
 PAGE_ENTRIES = 20  # rule ids per list page: a screenful
 MAX_EMBED_TOTAL = 6000
 
-# engine yaku ids → how players write them
-_YAKU_NAMES = {
-    "menzen_tsumo": "Menzen tsumo",
-    "haku": "Yakuhai (haku)",
-    "hatsu": "Yakuhai (hatsu)",
-    "chun": "Yakuhai (chun)",
-    "seat_wind": "Yakuhai (seat wind)",
-    "round_wind": "Yakuhai (round wind)",
-    "sanshoku": "Sanshoku doujun",
-    "sanshoku_doukou": "Sanshoku doukou",
-    "rinshan": "Rinshan kaihou",
-    "kokushi": "Kokushi musou",
-    "kokushi_13": "Kokushi musou (13-sided wait)",
-    "suuankou_tanki": "Suuankou (tanki wait)",
-    "chuuren": "Chuuren poutou",
-    "junsei_chuuren": "Chuuren poutou (9-sided wait)",
-    "dora": "Dora",
-    "aka_dora": "Red fives",
-    "ura_dora": "Ura dora",
-    "kita": "Kita (North) dora",
-}
 _LIMITS = {"kazoe": "kazoe yakuman"}
 # rulesets whose hand shapes and tile set are riichi's: the engine's shanten report applies as is
 _RIICHI_SHAPES = {"riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "pk", "seigou", "shoukou"}
@@ -73,10 +53,6 @@ _UNITS = {"taiwan16": "tai", "chinitsu_toutenkou": "pts", "pk": "han"}
 
 class LookupError_(ValueError):
     """A look-up that cannot be answered; the message is the plain sentence the user sees."""
-
-
-def yaku_name(name: str) -> str:
-    return _YAKU_NAMES.get(name) or name.replace("_", " ").capitalize()
 
 
 def sort_codes(codes: Sequence[int]) -> list[int]:
@@ -239,9 +215,7 @@ def _seat_name(key: str, spec: HandSpec) -> str:
 
 
 def _tile_text(code: int) -> str:
-    k = kind_of(code)
-    name = str(KIND_NAMES[k])
-    return name.replace("5", "0") if code & RED else name
+    return tile_name(code)  # the name the buttons, texts and pictures use (bot.render.names)
 
 
 # --- /shanten --------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
 shoukou's ``2c34m8m>5m``, ...), valid while the table's decision serial is unchanged ("that turn
 has passed" otherwise); ``mjr:<table>:<serial>:<seat>`` — open the riichi chooser (taiwan16's
 "Declare ready", chinitsu_toutenkou's open riichi too); ``mjw:<table>:<serial>:<action>`` — a
-discard that deals into an open riichi, asking to confirm first (CT-F2); ``mjh:<table>`` — "Show
+discard that asks to be confirmed first: one that deals into an open riichi (CT-F2), or any discard
+of a player with two-tap discards on (``/table auto what:confirm-discard``); ``mjh:<table>`` — "Show
 my hand" (the ephemeral fallback when direct messages are closed). Because the meaning is in the
 id, the buttons keep working after a restart without any stored view.
 """
@@ -110,7 +111,8 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
             await _answer(interaction, "that turn has passed")
             return
         legal = list(g.legal_actions(self.seat))
-        options = [a for a in legal if a.type is A.RIICHI and a.tile >= 0] + [a for a in legal if a.type is A.OPEN_RIICHI]
+        options = vr.in_hand_order(g, self.seat, [a for a in legal if a.type is A.RIICHI and a.tile >= 0])
+        options += vr.in_hand_order(g, self.seat, [a for a in legal if a.type is A.OPEN_RIICHI])
         view = discord.ui.View(timeout=None)
         for i, a in enumerate(options[:25]):
             view.add_item(ActionButton(t.id, self.serial, a.text, label=action_label(a, g), style=discord.ButtonStyle.danger, row=i // 5))
@@ -124,7 +126,9 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
 
 
 class ConfirmDiscard(ActionButton, template=r"mjw:(?P<table>\d+):(?P<serial>\d+):(?P<act>[0-9a-z]+)"):
-    """A discard that deals into an open riichi (CT-F2: the player is asked to confirm it)."""
+    """A discard asked to be confirmed first, with a second button that plays it: one that deals
+    into an open riichi (CT-F2), and every discard of a player who turned on two-tap discards
+    (``/table auto what:confirm-discard``: a mis-tap on a phone is final otherwise)."""
 
     PREFIX = "mjw"
     STYLE = discord.ButtonStyle.danger
@@ -146,9 +150,13 @@ class ConfirmDiscard(ActionButton, template=r"mjw:(?P<table>\d+):(?P<serial>\d+)
             return
         names = [s.name for s in t.seats]
         into = vr.dangerous_discards(g, a.seat, [a]).get(a.tile, [])
-        who = ", ".join(names[s] for s in into) or "an open riichi"
-        bonus = "" if g.seats[a.seat].riichi else " and pays them 50 more"
         view = discord.ui.View(timeout=None)
+        if not into:
+            view.add_item(ActionButton(t.id, self.serial, a.text, label=f"Discard {tile_label(a.tile)}", style=discord.ButtonStyle.primary))
+            await interaction.response.send_message(f"Discard {tile_label(a.tile)}?", view=view, ephemeral=True)
+            return
+        who = ", ".join(names[s] for s in into)
+        bonus = "" if g.seats[a.seat].riichi else " and pays them 50 more"
         view.add_item(ActionButton(t.id, self.serial, a.text, label=f"Discard {tile_label(a.tile)} anyway", style=discord.ButtonStyle.danger))
         text = f"Discarding {tile_label(a.tile)} deals into the open riichi of {who}: it wins on that tile{bonus}. Discard it anyway?"
         await interaction.response.send_message(text, view=view, ephemeral=True)
@@ -194,16 +202,17 @@ def _rows(n: int) -> int:
 
 def hand_view(t: Table, seat: int) -> discord.ui.View:
     """One button per legal action of this seat: the discards on the first rows (a taiwan16 hand
-    may need four), then the riichi chooser ("Declare ready…" in taiwan16, with open riichi in
-    chinitsu_toutenkou), wins, calls, kans, nuki and pass. A discard that deals into an open riichi
-    asks to confirm first (CT-F2)."""
+    may need four) in the order of the hand picture, named as the picture names the tiles, then the
+    riichi chooser ("Declare ready…" in taiwan16, with open riichi in chinitsu_toutenkou), wins,
+    calls, kans, nuki and pass. A discard that deals into an open riichi asks to confirm first
+    (CT-F2); so does every discard of a player who turned on two-tap discards."""
     g = t.game
     assert g is not None
     serial = t.decision_serial()
     names = [s.name for s in t.seats]
     view = discord.ui.View(timeout=None)
     legal = list(g.legal_actions(seat))
-    discards = [a for a in legal if a.type is A.DISCARD]
+    discards = vr.in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])
     chosen = [a for a in legal if a.type in (A.RIICHI, A.OPEN_RIICHI) and a.tile >= 0]  # with a discard
     others = [a for a in legal if a.type is not A.DISCARD and a not in chosen]
     extra: list[tuple[str, Action | None]] = []
@@ -218,9 +227,12 @@ def hand_view(t: Table, seat: int) -> discord.ui.View:
     discards = discards[: (_ROWS - _rows(len(extra))) * _PER_ROW]  # the rows the others leave
     drows = _rows(len(discards))
     danger = vr.dangerous_discards(g, seat, discards)
+    two_tap = t.seats[seat].confirm_discard
     for n, a in enumerate(discards):
         if a.tile in danger:
             view.add_item(ConfirmDiscard(t.id, serial, a.text, label=f"⚠ {action_label(a, g, names)}", row=n // _PER_ROW))
+        elif two_tap:
+            view.add_item(ConfirmDiscard(t.id, serial, a.text, label=action_label(a, g, names), style=discord.ButtonStyle.secondary, row=n // _PER_ROW))
         else:
             view.add_item(ActionButton(t.id, serial, a.text, label=action_label(a, g, names), style=discord.ButtonStyle.secondary, row=n // _PER_ROW))
     for i, (kind, other) in enumerate(extra):

@@ -241,13 +241,30 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         await interaction.response.defer(thinking=True)
         await interaction.followup.send(await fairness.verify_table(self.service.repo, table))
 
-    @app_commands.command(name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile")
+    @app_commands.command(
+        name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile, two-tap discards"
+    )
+    @app_commands.describe(
+        what="win / pass / tsumogiri: play that for you; confirm-discard: every discard button asks once more",
+        on="turn it on (true) or off (false)",
+    )
     async def auto(
-        self, interaction: discord.Interaction, what: Literal["win", "pass", "tsumogiri"], on: bool, table: int | None = None
+        self,
+        interaction: discord.Interaction,
+        what: Literal["win", "pass", "tsumogiri", "confirm-discard"],
+        on: bool,
+        table: int | None = None,
     ) -> None:
         t = await self._pick(interaction, table, statuses=("playing",))
         await self.service.set_auto(t.id, interaction.user.id, what, on)
-        await interaction.response.send_message(f"Auto-{what} is now {'on' if on else 'off'} for you at table #{t.id}.", ephemeral=True)
+        if what == "confirm-discard":
+            text = (
+                f"Two-tap discards are now {'on' if on else 'off'} for you at table #{t.id}: "
+                + ("a discard button asks \"Discard 5m?\" and the second tap discards." if on else "a discard button discards at once.")
+            )
+        else:
+            text = f"Auto-{what} is now {'on' if on else 'off'} for you at table #{t.id}."
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def setup(bot: JantakuBot) -> None:

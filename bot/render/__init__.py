@@ -11,13 +11,15 @@ Tiles are tile codes from :mod:`engine.tiles` (kind 0..41, red five = kind | RED
 
 from .pictures import render_final, render_hand, render_result, render_table, render_tiles, to_png
 from .tiles import BACK, tile_image, warm_up
-from .views import Meld, SeatView, TableView
+from .views import Meld, ResultView, SeatView, TableView, WinView
 
 __all__ = [
     "BACK",
     "Meld",
+    "ResultView",
     "SeatView",
     "TableView",
+    "WinView",
     "render_final",
     "render_hand",
     "render_result",

@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 
 from .fonts import FontT, font
 from .tiles import BACK, FELT, tile_image, tile_size
-from .views import Meld, SeatView, TableView
+from .views import Meld, ResultView, SeatView, TableView, WinView
 
 __all__ = [
     "PngOptions",
@@ -193,8 +193,13 @@ def _header_bar(
     d: ImageDraw.ImageDraw, width: int, title: str, f: FontT, *, pad: int, bar_h: int, text_y: int
 ) -> None:
     """The dark bar across the top (down to ``pad + bar_h``) with ``title`` in gold, its middle at
-    ``pad + text_y`` and cut to fit between the side paddings."""
+    ``pad + text_y``, its font shrunk (down to 12 px, cut only below that) to fit between the side
+    paddings."""
     d.rectangle((0, 0, width, pad + bar_h), fill=HEADER)
+    size = int(getattr(f, "size", 24))
+    while size > 12 and f.getlength(title) > width - 2 * pad:  # shrink a long title rather than cut it
+        size -= 1
+        f = font(size)
     d.text((pad, pad + text_y), _fit(title, f, width - 2 * pad), font=f, fill=GOLD, anchor="lm")
 
 
@@ -420,79 +425,146 @@ def render_hand(
     w = max(width + 2 * pad, 200)
     img, d = _new(w, title_h + max(height, th) + 2 * pad)
     if title:
+        size = 20
+        while size > 12 and f.getlength(title) > w - 2 * pad:  # shrink a long title rather than cut it
+            size -= 1
+            f = font(size)
         d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
     _draw_items(img, items, tw, pad, title_h + pad + max(height, th))
     return to_png(img, palette="default")
 
 
-def render_result(
-    title: str,
-    hand: Sequence[int],
-    melds: Sequence[Meld],
-    win_tile: int,
-    lines: Sequence[str],
-    payments: Sequence[tuple[str, int]],
-    *,
-    dora: Sequence[int] = (),
-    ura: Sequence[int] = (),
-) -> bytes:
-    """A hand-end picture: title, the winning hand (winning tile set apart in a gold frame, then the
-    melds), optional dora / ura indicators, the yaku lines and the payments.
+def _wrap(text: str, f: FontT, max_w: float) -> list[str]:
+    """``text`` broken at spaces into lines at most ``max_w`` pixels wide (a word wider than that
+    is broken between characters): a title is wrapped, never cut."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        cur = ""
+        for word in para.split(" "):
+            trial = f"{cur} {word}" if cur else word
+            if f.getlength(trial) <= max_w:
+                cur = trial
+                continue
+            if cur:
+                lines.append(cur)
+            cur = ""
+            for ch in word:
+                if cur and f.getlength(cur + ch) > max_w:
+                    lines.append(cur)
+                    cur = ""
+                cur += ch
+        lines.append(cur)
+    return lines
+
+
+RESULT_ROW_W = 980  # a winning hand wider than this puts its melds, flowers and nuki on a row below
+
+
+def _win_rows(w: WinView, tw: int) -> list[list[_Item]]:
+    """The tile rows of one win: the concealed tiles and the winning tile (framed, set apart), the
+    melds and set-aside tiles after them or, when that row would be too wide, on a row below."""
+    hand = _hand_items(w.hand, w.win_tile, [], extra_gap=16, meld_gap=24, mark_extra=True)
+    melds: list[_Item] = []
+    for m in w.melds:
+        melds.extend(_meld_items(m, gap=12 if melds else 0))
+    if not melds:
+        return [hand]
+    hand_w, melds_w = _layout(hand, tw)[1], _layout(melds, tw)[1]
+    if hand_w + 24 + melds_w <= max(RESULT_ROW_W, hand_w):
+        melds[0].gap = 24
+        return [hand + melds]
+    return [hand, melds]
+
+
+def render_result(view: ResultView) -> bytes:
+    """A hand-end picture: the title (wrapped to the picture's width), then for every win its
+    heading, the winning hand (the concealed tiles, the winning tile set apart in a gold frame, the
+    melds and what lies beside the hand), the dora / ura indicators it counted and its breakdown;
+    then every seat's payment.
 
     A line holding a tab is drawn as two columns (``"Riichi\\t1 han"``); payments are (name, change).
     """
     tw, th = tile_size(HAND_W)
-    items = _hand_items(hand, win_tile, melds, extra_gap=16, meld_gap=24, mark_extra=True)
-    _, hand_w, hand_h = _layout(items, tw)
-    hand_h = max(hand_h, th)
-    pad = 16
-    f_title = font(24)
-    f_line = font(19)
-    f_small = font(15, "regular")
-    line_h = 27
     dtw, dth = tile_size(RESULT_DORA_W)
-    dora_h = (dth + 28) if (dora or ura) else 0
-    pay_w = 250 if payments else 0
-    lines_w = max([int(f_line.getlength(ln.replace("\t", "    "))) for ln in lines] + [200]) + 40
-    width = max(hand_w + 2 * pad, lines_w + pay_w + 2 * pad + 30, 560)
-    body_rows = max(len(lines), len(payments), 1)
-    height = pad + 34 + 10 + hand_h + 16 + dora_h + 10 + body_rows * line_h + pad + 6
+    pad = 18
+    f_title, f_head, f_line, f_small = font(28), font(25), font(23), font(17, "regular")
+    line_h, head_h, title_h = 32, 34, 36
+    rows = [_win_rows(w, tw) for w in view.wins]
+    tiles_w = max([_layout(r, tw)[1] for rs in rows for r in rs] + [0])
+    text_w = max(
+        [int(f_line.getlength(ln.replace("\t", "    "))) + 40 for w in view.wins for ln in w.lines]
+        + [int(f_line.getlength(f"{n}  {_signed(v)}")) + 40 for n, v in view.payments]
+        + [0]
+    )
+    width = max(tiles_w + 2 * pad, min(text_w, RESULT_ROW_W) + 2 * pad, 600)
+    inner = width - 2 * pad
+    title = _wrap(view.title, f_title, inner)
+    heads = [_wrap(w.heading, f_head, inner) for w in view.wins]
+    bodies = [[_wrap(ln, f_line, inner) if "\t" not in ln else [ln] for ln in w.lines] for w in view.wins]
+
+    def win_h(i: int) -> int:
+        w = view.wins[i]
+        h = len(heads[i]) * head_h + 8
+        h += sum(max(_layout(r, tw)[2], th) + 10 for r in rows[i])
+        if w.dora or w.ura:
+            h += dth + 30
+        return h + 10 + sum(len(b) for b in bodies[i]) * line_h + 14
+
+    bar_h = len(title) * title_h + 14
+    height = bar_h + 12 + sum(win_h(i) for i in range(len(view.wins)))
+    if view.payments:
+        height += 12 + 26 + len(view.payments) * line_h
+    height += pad
     img, d = _new(width, height)
-    _header_bar(d, width, title, f_title, pad=pad, bar_h=38, text_y=14)
-    y = pad + 38 + 12
-    _draw_items(img, items, tw, pad, y + hand_h)
-    y += hand_h + 16
-    if dora or ura:
+    d.rectangle((0, 0, width, bar_h), fill=HEADER)
+    for i, ln in enumerate(title):
+        d.text((pad, 7 + i * title_h + title_h / 2), ln, font=f_title, fill=GOLD, anchor="lm")
+    y = bar_h + 12
+    for i, w in enumerate(view.wins):
+        if i:
+            d.line((pad, y - 8, width - pad, y - 8), fill=PANEL_EDGE, width=3)
+        for ln in heads[i]:
+            d.text((pad, y + head_h / 2), ln, font=f_head, fill=TEXT, anchor="lm")
+            y += head_h
+        y += 8
+        for r in rows[i]:
+            h = max(_layout(r, tw)[2], th)
+            _draw_items(img, r, tw, pad, y + h)
+            y += h + 10
+        if w.dora or w.ura:
 
-        def dora_tiles(codes: Sequence[int], x: int, baseline: int) -> int:
-            _draw_items(img, [_Item(c) for c in codes], RESULT_DORA_W, x, baseline)
-            return x + len(codes) * (dtw + 1)
+            def dora_tiles(codes: Sequence[int], x: int, baseline: int) -> int:
+                _draw_items(img, [_Item(c) for c in codes], RESULT_DORA_W, x, baseline)
+                return x + len(codes) * (dtw + 1)
 
-        groups = (("Dora", dora), ("Ura", ura))
-        _indicator_strip(d, groups, pad, y, f_small, label_dy=8, tiles_dy=20 + dth, draw_tiles=dora_tiles)
-        y += dora_h
-    d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=2)
-    y += 10
-    col_right = width - pad - pay_w - 30
-    for i, ln in enumerate(lines):
-        yy = y + i * line_h + line_h / 2
-        if "\t" in ln:
-            left, right = ln.split("\t", 1)
-            _value_line(d, yy, left, right, f_line, x=pad, right=col_right, name_w=col_right - pad - 90)
-        else:
-            d.text((pad, yy), _fit(ln, f_line, col_right - pad), font=f_line, fill=TEXT, anchor="lm")
-    if payments:
-        _payments_column(
-            d,
-            payments,
-            right=width - pad,
-            col_w=pay_w,
-            top=y,
-            rows=body_rows,
-            row_h=line_h,
-            f=f_line,
-            name_w=pay_w - 100,
-        )
+            groups = (("Dora", w.dora), ("Ura", w.ura))
+            _indicator_strip(d, groups, pad, y, f_small, label_dy=8, tiles_dy=20 + dth, draw_tiles=dora_tiles)
+            y += dth + 30
+        d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=1)
+        y += 10
+        for wrapped in bodies[i]:
+            for ln in wrapped:
+                yy = y + line_h / 2
+                if "\t" in ln:
+                    left, right = ln.split("\t", 1)
+                    _value_line(
+                        d, yy, left, right, f_line, x=pad, right=width - pad, name_w=inner - f_line.getlength(right) - 16
+                    )
+                else:
+                    d.text((pad, yy), ln, font=f_line, fill=TEXT, anchor="lm")
+                y += line_h
+        y += 14
+    if view.payments:
+        y += 12
+        d.line((pad, y - 6, width - pad, y - 6), fill=PANEL_EDGE, width=2)
+        d.text((pad, y + 10), "Payments", font=f_small, fill=MUTED, anchor="lm")
+        y += 26
+        for name, delta in view.payments:
+            amount = _signed(delta)
+            yy = y + line_h / 2
+            d.text((pad, yy), _fit(name, f_line, inner - f_line.getlength(amount) - 16), font=f_line, fill=TEXT, anchor="lm")
+            d.text((width - pad, yy), amount, font=f_line, fill=_delta_colour(delta), anchor="rm")
+            y += line_h
     return to_png(img, palette="default")
 
 

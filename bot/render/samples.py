@@ -14,7 +14,7 @@ from engine.tiles import parse_tiles as _p
 
 from .pictures import render_final, render_hand, render_result, render_table, render_tiles
 from .tiles import warm_up
-from .views import SeatView, TableView
+from .views import ResultView, SeatView, TableView, WinView
 
 __all__ = ["sample_pictures", "sample_table", "write_samples"]
 
@@ -91,29 +91,66 @@ def sample_pictures() -> dict[str, Callable[[], bytes]]:
             title="Your hand · East 2 · you are South",
         ),
         "result": lambda: render_result(
-            "Alice wins by ron from Bob — mangan",
-            _p("22345678m234p56s"),
-            [],
-            _p("7s")[0],
-            [
-                "Riichi\t1 han",
-                "Ippatsu\t1 han",
-                "Pinfu\t1 han",
-                "Dora 1\t1 han",
-                "Red five\t1 han",
-                "30 fu 5 han\tmangan 12,000",
-            ],
-            [("Alice", 13300), ("Bob", -12300), ("riichi sticks", -1000)],
-            dora=_p("1m"),
-            ura=_p("4z"),
+            ResultView(
+                "East 2, 1 honba · Ron",
+                [
+                    WinView(
+                        "Alice wins by ron from Bob",
+                        _p("2234567m234p56s"),
+                        _p("7s")[0],
+                        lines=[
+                            "Riichi\t1 han",
+                            "Ippatsu\t1 han",
+                            "Pinfu\t1 han",
+                            "Dora\t1 han",
+                            "Red fives\t1 han",
+                            "Total\t5 han 30 fu = 12,000",
+                        ],
+                        dora=_p("1m"),
+                        ura=_p("4z"),
+                    )
+                ],
+                [("Alice", 13300), ("Bob", -12300), ("Carol", 0), ("Dan", 0)],
+            )
         ),
         "result_melds": lambda: render_result(
-            "Bob wins by tsumo — 1 han 30 fu",
-            _p("456m78p"),
-            [("pon", _p("666z"), 0), ("chi", _p("324s"), 0)],
-            _p("9p")[0],
-            ["Dragon (green)\t1 han", "30 fu 1 han\t1,000 all"],
-            [("Bob", 3000), ("Alice", -1000), ("Carol", -1000), ("Dan", -1000)],
+            ResultView(
+                "South 4 · Tsumo",
+                [
+                    WinView(
+                        "Bob wins by tsumo",
+                        _p("456m78p"),
+                        _p("9p")[0],
+                        [("pon", _p("666z"), 0), ("chi", _p("324s"), 0)],
+                        ["Yakuhai (hatsu)\t1 han", "Total\t1 han 30 fu = 1,000 all"],
+                        dora=_p("3z"),
+                    )
+                ],
+                [("Bob", 3000), ("Alice", -1000), ("Carol", -1000), ("Dan", -1000)],
+            )
+        ),
+        "result_double": lambda: render_result(
+            ResultView(
+                "East 1 · Double ron",
+                [
+                    WinView(
+                        "Bob wins by ron from Alice",
+                        _p("45m234p567s678s22p"),
+                        _p("6m")[0],
+                        lines=["Tanyao\t1 han", "Total\t1 han 30 fu = 1,000"],
+                        dora=_p("9s"),
+                    ),
+                    WinView(
+                        "Carol wins by ron from Alice",
+                        _p("45m234p567s33p"),
+                        _p("6m")[0],
+                        [("pon", _p("777z"), 0)],
+                        ["Yakuhai (chun)\t1 han", "Total\t1 han 30 fu = 1,000"],
+                        dora=_p("9s"),
+                    ),
+                ],
+                [("Alice", -2000), ("Bob", 1000), ("Carol", 1000), ("Dan", 0)],
+            )
         ),
         "final": lambda: render_final(
             [

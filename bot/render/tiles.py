@@ -7,8 +7,8 @@ rounded tile with an amber border (thicker at the bottom for a little depth) and
 * man / pin / sou: a big rank digit over a suit mark — a red "m" (or 萬 with a CJK font), a drawn
   coin, drawn bamboo bars; digits are tinted per suit (black, blue, green);
 * red fives: digit and mark in red plus a red dot in the top-right corner;
-* winds: E S W N (東南西北 with a CJK font); dragons: a blue frame "Wh", green "Gr", red "Rd"
-  (白 發 中 with a CJK font);
+* winds: E S W N; dragons: a blue frame "Wh", green "Gr", red "Rd" — the names buttons and texts
+  use (:mod:`bot.render.names`); with a CJK font 東南西北 / 白 發 中 with that name in a corner;
 * flowers 1f..8f: the number in a flower colour over a drawn five-petal flower;
 * a face-down back; sideways (rotated 90°) and dimmed (called-away) variants.
 
@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 from engine.tiles import FLOWER_BASE, HONOR_BASE, NUM_KINDS_WITH_FLOWERS, RED, kind_of
 
 from .fonts import cjk_font, font
+from .names import HONOR_NAMES
 
 __all__ = [
     "BACK",
@@ -197,23 +198,24 @@ def _draw_face(code: int) -> Image.Image:
     elif k < FLOWER_BASE:
         h = k - HONOR_BASE
         box = (FX0 + 6, FY0 + 8, FX1 - 6, FY1 - 8)
-        if h < 4:
-            if not _cjk(d, box, "東南西北"[h], 130, INK):
-                _centered_text(d, box, "ESWN"[h], 150, INK)
-        elif h == 4:  # white dragon: a blue frame
+        letters = HONOR_NAMES[h]  # the tile's name on buttons and in texts (bot.render.names)
+        if h == 4:  # white dragon: a blue frame
             d.rounded_rectangle(
                 (FX0 + 12, FY0 + 14, FX1 - 12, FY1 - 14), radius=12, outline=DRAGON_BLUE, width=10
             )
-            if cjk_font(10) is None:
-                _centered_text(
-                    d, (FX0 + 26, FY0 + 30, FX1 - 26, FY1 - 30), "Wh", 96, DRAGON_BLUE, "condensed"
-                )
-        elif h == 5:
-            if not _cjk(d, box, "發", 130, DRAGON_GREEN):
-                _centered_text(d, box, "Gr", 96, DRAGON_GREEN, "condensed")
+        colour = (INK, INK, INK, INK, DRAGON_BLUE, DRAGON_GREEN, DRAGON_RED)[h]
+        glyph = "東南西北"[h] if h < 4 else {5: "發", 6: "中"}.get(h, "")
+        if cjk_font(10) is not None:
+            if glyph:
+                _cjk(d, box, glyph, 130, colour)
+            # the name in the top-left corner, so the face always shows what buttons call it
+            _centered_text(d, (FX0 + 4, FY0 + 2, FX0 + 58, FY0 + 40), letters, 34, colour, "condensed")
+        elif h < 4:
+            _centered_text(d, box, letters, 150, INK)
+        elif h == 4:
+            _centered_text(d, (FX0 + 26, FY0 + 30, FX1 - 26, FY1 - 30), letters, 96, DRAGON_BLUE, "condensed")
         else:
-            if not _cjk(d, box, "中", 130, DRAGON_RED):
-                _centered_text(d, box, "Rd", 96, DRAGON_RED, "condensed")
+            _centered_text(d, box, letters, 96, colour, "condensed")
     else:
         n = k - FLOWER_BASE + 1
         colour = FLOWER_PINK if n <= 4 else FLOWER_PURPLE

@@ -24,15 +24,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.notation import HandSpec, MeldType
 from engine.notation import Meld as EngineMeld
-from engine.notation import MeldType
 from engine.scoring.result import NO_YAKU, ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
-from engine.tiles import NORTH, RED, kind_name, kind_of, parse_tiles
+from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
+from .names import kind_label, picture_order, sort_tiles, tile_name, tile_order, yaku_name
 from .pictures import BLANK
-from .views import Meld
+from .views import Meld, ResultView, WinView
 
 __all__ = [
     "BLANK",
@@ -41,10 +42,13 @@ __all__ = [
     "declare_word",
     "final_unit",
     "hand_extras",
+    "hand_tiles",
+    "in_hand_order",
     "is_nuki",
     "meld_of",
     "pass_word",
     "result_label",
+    "result_view",
     "river",
     "round_text",
     "score_unit",
@@ -56,6 +60,7 @@ __all__ = [
     "win_extras",
     "win_lines",
     "win_summary",
+    "winning_tiles",
 ]
 
 A = ActionType
@@ -64,7 +69,7 @@ _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", Me
 
 
 def _tile(code: int) -> str:
-    return kind_name(code & ~RED) + ("*" if code & RED else "")
+    return tile_name(code)
 
 
 def _is_taiwan(g: Game) -> bool:
@@ -176,7 +181,7 @@ def seat_extras(g: Game, seat: int) -> list[Meld]:
     if shown is not None:
         codes = list(shown(g, seat))
         if codes:
-            out.append(("shown", sorted(codes, key=lambda c: (c & ~RED, c & RED)), -1))
+            out.append(("shown", sort_tiles(codes), -1))
     return out
 
 
@@ -188,8 +193,28 @@ def hand_extras(g: Game, seat: int) -> list[Meld]:
     return [("flower" if _is_taiwan(g) else "kita", [g.code(x) for x in st.kita], -1)]
 
 
+def hand_tiles(g: Game, seat: int) -> tuple[list[int], int | None]:
+    """The seat's concealed tiles as its hand picture shows them: sorted by
+    :func:`~bot.render.names.tile_order`, and the tile just drawn (set apart at the right end),
+    or ``None`` outside its own turn."""
+    st = g.seats[seat]
+    tiles = [g.code(x) for x in st.tiles]
+    drawn = None
+    if g.current == seat and g.drawn >= 0 and g.phase is Phase.TURN and g.drawn in st.tiles:
+        drawn = g.code(g.drawn)
+        tiles.remove(drawn)
+    return sort_tiles(tiles), drawn
+
+
+def in_hand_order(g: Game, seat: int, actions: Sequence[Action]) -> list[Action]:
+    """``actions`` (discards, riichi discards) ordered by their tile's place in the hand picture
+    (:func:`~bot.render.names.picture_order`), so the buttons read like the picture."""
+    rank = {c: i for i, c in enumerate(picture_order(*hand_tiles(g, seat)))}
+    return sorted(actions, key=lambda a: (rank.get(a.tile, len(rank)), tile_order(a.tile)))
+
+
 def _shift_text(shift: Sequence[int]) -> str:
-    return f"{_tile(shift[0])} as {kind_name(shift[1])}"
+    return f"{_tile(shift[0])} as {kind_label(shift[1])}"
 
 
 def table_footer(g: Game, names: Sequence[str]) -> str:
@@ -200,14 +225,14 @@ def table_footer(g: Game, names: Sequence[str]) -> str:
         for m in st.melds:
             if m.effective:
                 moved = [
-                    f"{_tile(g.code(x))} as {kind_name(e)}" for x, e in zip(m.tiles, m.effective) if (g.code(x) & ~RED) != e
+                    f"{_tile(g.code(x))} as {kind_label(e)}" for x, e in zip(m.tiles, m.effective) if (g.code(x) & ~RED) != e
                 ]
                 if moved:
                     parts.append(f"{names[s]}'s {_MELD[m.type]}: {', '.join(moved)}")
     open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
     if open_seats is not None:
         for s in sorted(open_seats(g)):
-            parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_name(k) for k in g.seats[s].waits)}")
+            parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_label(k) for k in g.seats[s].waits)}")
     if _is_taiwan(g):
         east = next(s for s in range(g.players) if seat_wind(g, s) == 0)
         dice = getattr(g.deal, "dice", ())
@@ -264,7 +289,7 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
     deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
     open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
     if deals is not None and g.phase is Phase.TURN and (open_seats is None or open_seats(g) - {seat}):
-        for code in sorted({a.tile for a in legal if a.type is A.DISCARD}, key=lambda c: (c & ~RED, c & RED)):
+        for code in dict.fromkeys(a.tile for a in in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])):
             into = deals(g, seat, code)
             if into:
                 bonus = "" if st.riichi else " (+50 points for them)"
@@ -290,19 +315,8 @@ def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int,
 # -- wins ----------------------------------------------------------------------------------------
 
 
-def _yaku_name(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _tai_items(sc: ScoreResult) -> list[tuple[str, int]]:
-    from engine.rules.taiwan16.tai import ITEMS
-
-    items = sc.details.get("tai_items") or []
-    out = []
-    for it in items:
-        english = ITEMS.get(str(it.get("id")), ("", str(it.get("name"))))[1]
-        out.append((f"{it.get('id')} {english}", int(it.get("tai", 0))))
-    return out
+    return [(yaku_name(str(it.get("name"))), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
 
 
 def _transformations(sc: ScoreResult) -> list[str]:
@@ -324,13 +338,13 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
             f"(+{d.get('dealer_tai', 0)} dealer tai when the dealer wins or pays)"
         )
     if _ct(g) is not None:
-        listed = ", ".join(f"{_yaku_name(y.name)} {y.han}" for y in sc.yaku)
+        listed = ", ".join(f"{yaku_name(y.name)} {y.han}" for y in sc.yaku)
         text = f"{listed} — {sc.points} points"
         wild = sc.details.get("wildcards") or []
         if wild:
             text += " (White as " + " ".join(str(w.get("as")) for w in wild) + ")"
         return text
-    yaku = ", ".join(f"{y.name} {y.han if not sc.yakuman else 'yakuman'}" for y in sc.yaku)
+    yaku = ", ".join(f"{yaku_name(y.name)} {y.han if not sc.yakuman else 'yakuman'}" for y in sc.yaku)
     bazoro = sc.details.get("bazoro")
     if sc.yakuman:
         value = f"{sc.yakuman}× yakuman"
@@ -338,7 +352,7 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
         value = f"{sc.han} han + {bazoro} bazoro = {sc.details.get('table_han', sc.han + bazoro)} han (PK-0 table, no fu)"
     else:
         value = f"{sc.han} han {sc.fu} fu"
-    text = f"{yaku} — {value}, {sc.points} points"
+    text = f"{yaku} — {value}, {sc.points:,} points"
     moved = _transformations(sc)
     if moved:
         text += f"; transformations: {', '.join(moved)}"
@@ -346,7 +360,8 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
 
 
 def win_lines(g: Game, sc: ScoreResult) -> list[str]:
-    """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units."""
+    """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units, the
+    yaku by the names ``/score`` uses (:func:`~bot.render.names.yaku_name`)."""
     if _is_taiwan(g):
         d = sc.details
         lines = [f"{n}\t{v} tai" for n, v in _tai_items(sc)]
@@ -354,35 +369,95 @@ def win_lines(g: Game, sc: ScoreResult) -> list[str]:
         lines.append(f"Each payer: {d.get('base', '')} + {d.get('rate', '')} × (tai + dealer tai)")
         return lines
     if _ct(g) is not None:
-        lines = [f"{_yaku_name(y.name)}\t{y.han}" for y in sc.yaku]
-        lines.append(f"Total\t{sc.points} points")
+        lines = [f"{yaku_name(y.name)}\t{y.han} pts" for y in sc.yaku]  # as /score writes them
+        lines.append(f"Total\t{sc.points:,} points")
         return lines
     if sc.yakuman:
-        lines = [f"{y.name}\tyakuman" for y in sc.yaku]
+        lines = [f"{yaku_name(y.name)}\tyakuman" for y in sc.yaku]
     else:
-        lines = [f"{y.name}\t{y.han} han" for y in sc.yaku]
+        lines = [f"{yaku_name(y.name)}\t{y.han} han" for y in sc.yaku]
     bazoro = sc.details.get("bazoro")
-    if not sc.yakuman and getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
+    if sc.yakuman:
+        lines.append(f"Total\t{'' if sc.yakuman == 1 else f'{sc.yakuman}× '}yakuman = {sc.points:,}")
+    elif getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
         lines.append(f"Bazoro\t{bazoro} han")
-        lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han")
-    elif not sc.yakuman:
-        lines.append(f"Total\t{sc.han} han {sc.fu} fu")
+        lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han = {sc.points:,}")
+    else:
+        lines.append(f"Total\t{sc.han} han {sc.fu} fu = {sc.points:,}")
     for m in _transformations(sc):
         lines.append(f"Transformation\t{m}")
     return lines
 
 
-def win_extras(spec_options: dict[str, str]) -> list[Meld]:
-    """Flowers (taiwan16) and nuki (chinitsu_toutenkou) of a scored hand, for its picture."""
+def win_extras(spec_options: dict[str, str], kita: int = 0) -> list[Meld]:
+    """Flowers (taiwan16) and nuki (chinitsu_toutenkou) of a scored hand, for its picture; ``kita``
+    Norths set aside (sanma, ``WinContext.kita``) when the options list none."""
     out: list[Meld] = []
     for key, label in (("flowers", "flower"), ("nuki", "kita")):
         text = spec_options.get(key)
         if text:
             try:
-                out.append((label, parse_tiles(text), -1))
+                out.append((label, parse_tiles(text, allow_flowers=True), -1))
             except ValueError:
                 continue
+    if kita and not out:
+        out.append(("kita", [NORTH] * kita, -1))
     return out
+
+
+def winning_tiles(spec: HandSpec) -> list[int]:
+    """The concealed tiles of a scored hand without its winning tile, in picture order.
+
+    ``HandSpec.concealed`` excludes the winning tile (engine.notation), but the table's ron and
+    taiwan16's self-draw specs hold it: a concealed part of 3n+2 tiles that holds the winning tile
+    is a complete hand, and one copy of the winning tile is taken out (it is drawn framed, apart)."""
+    tiles = list(spec.concealed)
+    if len(tiles) % 3 == 2 and spec.win_tile in tiles:
+        tiles.remove(spec.win_tile)
+    return sort_tiles(tiles)
+
+
+_MANY = {1: "", 2: "Double ", 3: "Triple "}
+
+
+def result_view(g: Game, idx: int, names: Sequence[str]) -> ResultView | None:
+    """The picture of hand ``idx``'s result: every winner (a double ron shows both hands), each
+    hand's tiles exactly once, the dora and ura indicators it counted, the breakdown in display
+    names, and every seat's payment; ``None`` for a hand without a win (the text says it all)."""
+    r = g.results[idx]
+    if not r.wins:
+        return None
+
+    def who(s: int) -> str:
+        return names[s] if 0 <= s < len(names) else f"seat {s}"
+
+    wins: list[WinView] = []
+    for w in r.wins:
+        spec = w.hand
+        if spec is None:
+            continue
+        if kind_of(spec.win_tile) >= FLOWER_BASE:
+            how = "with flowers" + (f", paid by {who(w.from_seat)}" if w.from_seat not in (-1, w.seat) else "")
+        elif w.seat == w.from_seat or w.from_seat < 0:
+            how = "by tsumo"
+        else:
+            how = f"by ron from {who(w.from_seat)}"
+        ctx = spec.ctx
+        wins.append(
+            WinView(
+                heading=f"{who(w.seat)} wins {how}",
+                hand=winning_tiles(spec),
+                win_tile=spec.win_tile,
+                melds=spec_melds(spec.melds) + win_extras(dict(spec.options), ctx.kita),
+                lines=win_lines(g, w.score),
+                dora=list(ctx.dora_indicators),
+                ura=list(ctx.ura_indicators) if (ctx.riichi or ctx.double_riichi) else [],
+            )
+        )
+    tsumo = all(w.seat == w.from_seat or w.from_seat < 0 for w in r.wins)
+    kind = "Tsumo" if tsumo else f"{_MANY.get(len(r.wins), '')}{'ron' if len(r.wins) > 1 else 'Ron'}"
+    payments = [(who(s), d) for s, d in enumerate(r.deltas)]
+    return ResultView(f"{result_label(g, idx)} · {kind}", wins, payments)
 
 
 def is_nuki(a: Action) -> bool:

@@ -1,11 +1,11 @@
-"""Plain data the table picture is drawn from (filled in by the bot from its game state)."""
+"""Plain data the table and result pictures are drawn from (filled in by the bot from its game state)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Meld", "SeatView", "TableView"]
+__all__ = ["Meld", "ResultView", "SeatView", "TableView", "WinView"]
 
 #: A meld as the renderer takes it: (type name, tile codes in display order, index of the
 #: sideways/called tile or -1). Type names: ``chi``, ``pon``, ``minkan`` (``daiminkan``),
@@ -51,3 +51,31 @@ class TableView:
     bottom: int = 0
     rotate: bool = False  # True: each seat's river and melds face the centre (tiles turned per seat)
     footer: str = ""  # optional line under the table
+
+
+@dataclass(slots=True)
+class WinView:
+    """One win of a hand's result: who won and how, the winning hand and its value.
+
+    ``hand`` is the concealed part without the winning tile (in picture order); ``melds`` follow
+    it, then what lies beside the hand (flowers, nuki / kita) as plain rows. ``lines`` are the
+    breakdown, ``"name\tvalue"`` drawn as two columns. ``dora`` / ``ura`` are the indicators the
+    win counted (ura only for a riichi win)."""
+
+    heading: str  # "Alice wins by ron from Bob"
+    hand: Sequence[int]
+    win_tile: int
+    melds: Sequence[Meld] = ()
+    lines: Sequence[str] = ()
+    dora: Sequence[int] = ()
+    ura: Sequence[int] = ()
+
+
+@dataclass(slots=True)
+class ResultView:
+    """A hand's result picture: its title (wrapped, never cut), every win in the order the engine
+    settled them, and each seat's payment (name, change)."""
+
+    title: str
+    wins: Sequence[WinView]
+    payments: Sequence[tuple[str, int]] = ()

@@ -49,6 +49,7 @@ class SeatRow:
     auto_tsumogiri: bool = False
     bank_left: float | None = None
     hand_message_id: int | None = None
+    confirm_discard: bool = False  # two-tap discards (/table auto what:confirm-discard)
 
 
 @dataclass(slots=True)
@@ -326,7 +327,7 @@ class Repository:
             for s in seats:
                 await db.execute(
                     "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
-                    " bank_left, hand_message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         table_id,
                         s.seat,
@@ -339,6 +340,7 @@ class Repository:
                         int(s.auto_tsumogiri),
                         s.bank_left,
                         s.hand_message_id,
+                        int(s.confirm_discard),
                     ),
                 )
 
@@ -403,6 +405,7 @@ class Repository:
                 bool(r["auto_tsumogiri"]),
                 r["bank_left"],
                 r["hand_message_id"],
+                bool(r["confirm_discard"]),
             )
             for r in rows
         ]

@@ -12,8 +12,10 @@ from PIL import Image
 
 from bot.render import (
     BACK,
+    ResultView,
     SeatView,
     TableView,
+    WinView,
     render_final,
     render_hand,
     render_result,
@@ -116,19 +118,10 @@ def test_render_hand() -> None:
 
 
 def test_render_result_and_final() -> None:
-    img = _sane(
-        render_result(
-            "Alice wins",
-            parse_tiles("22345678m234p56s"),
-            [],
-            parse_tiles("7s")[0],
-            ["Riichi\t1 han", "Pinfu\t1 han", "30 fu 2 han\t2,000"],
-            [("Alice", 2000), ("Bob", -2000)],
-        ),
-        min_w=300,
-    )
+    win = WinView("Alice wins by ron from Bob", parse_tiles("2234567m234p56s"), parse_tiles("7s")[0], lines=["Riichi\t1 han", "Pinfu\t1 han", "Total\t2 han 30 fu = 2,000"])
+    img = _sane(render_result(ResultView("East 1 · Ron", [win], [("Alice", 2000), ("Bob", -2000)])), min_w=300)
     assert img.height > 100
-    _sane(render_result("Draw", parse_tiles("123m"), [("pon", parse_tiles("111z"), 0)], 0, [], []))
+    _sane(render_result(ResultView("Tsumo", [WinView("B wins by tsumo", parse_tiles("123m"), 0, [("pon", parse_tiles("111z"), 0)])])))
     _sane(
         render_final([("A", 40000, 50.0), ("B", 30000, 10.0), ("C", 20000, -20.0), ("D", 10000, -40.0)]),
         min_w=300,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bot.ai.policy import smart
 from bot.devserver import DiscordServer
+from bot.render.variants import in_hand_order
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
@@ -33,9 +34,10 @@ A = ActionType
 
 
 def human_choice(g: Game, seat: int) -> Action:
-    """What 'press the first action button' means (cogs.play.hand_view lists discards first)."""
+    """What 'press the first action button' means (cogs.play.hand_view lists discards first, in
+    the order of the hand picture)."""
     legal = list(g.legal_actions(seat))
-    discards = [a for a in legal if a.type is A.DISCARD]
+    discards = in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])
     return discards[0] if discards else next(a for a in legal if a.type is not A.RIICHI)
 
 

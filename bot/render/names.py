@@ -1,0 +1,138 @@
+"""One name and one order for a tile everywhere a player reads it; yaku by their display names.
+
+The pictures (:mod:`bot.render`), the buttons and the texts (``bot.presenter``, ``cogs.play``)
+and the look-ups (``cogs.lookups``) all name tiles with :func:`tile_name` and order them with
+:func:`tile_order`, so a button says what the picture shows, in the picture's order:
+
+* suited tiles ``1m`` … ``9s`` (the rank and the suit letter, as the faces show them); a red five
+  is ``red 5m`` (its face is drawn red with a red dot);
+* honours by the letters on their faces: ``E S W N`` and ``Wh Gr Rd`` (with a CJK font the faces
+  show 東 … 中 and these letters in a corner);
+* flowers ``1f`` … ``8f`` (taiwan16).
+
+Limits: names only, no grammar — the engine's notation (``0m``, ``5z``) stays the input and storage
+form (``engine.tiles``); this module never parses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from engine.tiles import FLOWER_BASE, HONOR_BASE, RED
+
+__all__ = [
+    "HONOR_NAMES",
+    "YAKU_NAMES",
+    "kind_label",
+    "picture_order",
+    "sort_tiles",
+    "tai_name",
+    "tile_name",
+    "tile_order",
+    "tiles_text",
+    "yaku_name",
+]
+
+#: the letters on the honour faces, East .. Red dragon
+HONOR_NAMES = ("E", "S", "W", "N", "Wh", "Gr", "Rd")
+
+
+def kind_label(kind: int) -> str:
+    """The name of a tile kind (no red): ``5m``, ``E``, ``Gr``, ``3f``."""
+    k = kind & ~RED
+    if k < HONOR_BASE:
+        return f"{k % 9 + 1}{'mps'[k // 9]}"
+    if k < FLOWER_BASE:
+        return HONOR_NAMES[k - HONOR_BASE]
+    return f"{k - FLOWER_BASE + 1}f"
+
+
+def tile_name(code: int) -> str:
+    """The name of a tile code: :func:`kind_label`, with ``red`` before a red five (``red 5p``)."""
+    name = kind_label(code)
+    return f"red {name}" if code & RED else name
+
+
+def tiles_text(codes: Iterable[int]) -> str:
+    """Tile names separated by spaces: ``1m 2m red 5m``."""
+    return " ".join(tile_name(c) for c in codes)
+
+
+def tile_order(code: int) -> tuple[int, int]:
+    """The sort key of every tile row: by kind (man, pin, sou, winds, dragons, flowers), a red five
+    after the plain five of its suit."""
+    return (code & ~RED, code & RED)
+
+
+def sort_tiles(codes: Iterable[int]) -> list[int]:
+    return sorted(codes, key=tile_order)
+
+
+def picture_order(concealed: Sequence[int], drawn: int | None = None) -> list[int]:
+    """The distinct tile codes of a hand in the order its picture shows them: the concealed tiles
+    sorted by :func:`tile_order`, then the drawn tile (set apart at the right end) when no copy of
+    it came before. Buttons that pick a tile of the hand follow this order."""
+    out: list[int] = []
+    for c in [*sort_tiles(concealed), *([] if drawn is None else [drawn])]:
+        if c not in out:
+            out.append(c)
+    return out
+
+
+#: engine yaku keys → how players write them (what ``/score`` and the results show)
+YAKU_NAMES = {
+    "menzen_tsumo": "Menzen tsumo",
+    "haku": "Yakuhai (haku)",
+    "hatsu": "Yakuhai (hatsu)",
+    "chun": "Yakuhai (chun)",
+    "seat_wind": "Yakuhai (seat wind)",
+    "round_wind": "Yakuhai (round wind)",
+    "sanshoku": "Sanshoku doujun",
+    "sanshoku_doukou": "Sanshoku doukou",
+    "rinshan": "Rinshan kaihou",
+    "kokushi": "Kokushi musou",
+    "kokushi_13": "Kokushi musou (13-sided wait)",
+    "suuankou_tanki": "Suuankou (tanki wait)",
+    "chuuren": "Chuuren poutou",
+    "junsei_chuuren": "Chuuren poutou (9-sided wait)",
+    "dora": "Dora",
+    "aka_dora": "Red fives",
+    "ura_dora": "Ura dora",
+    "kita": "Kita (North) dora",
+}
+
+
+@cache
+def _tai_items() -> dict[str, str]:
+    """taiwan16's tai items: Chinese name (and the unique-wait names of T-11) → item id."""
+    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
+
+    out = {chinese: item_id for item_id, (chinese, _) in ITEMS.items()}
+    out.update({name: "T-11" for name in _T11_NAMES.values()})
+    return out
+
+
+_DRAGONS = {"白": "Wh", "發": "Gr", "中": "Rd"}
+
+
+def tai_name(item_id: str, chinese: str = "") -> str:
+    """A taiwan16 tai item as players read it: its English name and its rule id (``Concealed
+    (T-5)``; ``/rule taiwan16 T-5`` explains it). The pictures' fonts may lack the Chinese."""
+    from engine.rules.taiwan16.tai import ITEMS
+
+    english = ITEMS.get(item_id, ("", chinese or item_id))[1]
+    return f"{english[:1].upper()}{english[1:]} ({item_id})"
+
+
+def yaku_name(key: str) -> str:
+    """A yaku (or point item) key as players write it: ``hatsu`` → ``Yakuhai (hatsu)``,
+    ``riichi`` → ``Riichi``, ``aka_dora`` → ``Red fives``; a taiwan16 item's Chinese name → its
+    :func:`tai_name` (``花牌 1f`` → ``Own flower (T-9) 1f``)."""
+    if key in YAKU_NAMES:
+        return YAKU_NAMES[key]
+    head, _, rest = key.partition(" ")  # taiwan16 names an item's tile after it: "花牌 1f", "三元台 中"
+    item = _tai_items().get(head)
+    if item is not None:
+        return " ".join(x for x in (tai_name(item), _DRAGONS.get(rest, rest)) if x)
+    return key.replace("_", " ").capitalize()
