@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -175,11 +176,16 @@ async def _db(args: argparse.Namespace) -> int:
     from bot.storage.repository import Repository
 
     settings = Settings.load()
+    logging.basicConfig(level=logging.CRITICAL)  # what is damaged is the listing itself, not log lines
     repo = Repository(args.database or settings.database)
     await repo.open()
     try:
         if args.db_cmd == "check":
+            from bot.tables import TableService
+
             problems = await repo.check()
+            # every stored game replayed through the engine: a well-formed but illegal move
+            problems += await TableService(repo).check_logs()
             for p in problems:
                 print(p)
             print(f"{len(problems)} problem row(s)")
@@ -210,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "db":
         try:
             return asyncio.run(_db(args))
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, sqlite3.Error) as e:
             print(f"database error: {e}")
             return 2
     return cmd_run(args)
