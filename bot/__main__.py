@@ -176,9 +176,11 @@ async def _db(args: argparse.Namespace) -> int:
     from bot.storage.repository import Repository
 
     settings = Settings.load()
-    logging.basicConfig(level=logging.CRITICAL)  # what is damaged is the listing itself, not log lines
     repo = Repository(args.database or settings.database)
     await repo.open()
+    quiet = logging.getLogger("bot")  # the listing says what is damaged; no log lines beside it
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
         if args.db_cmd == "check":
             from bot.tables import TableService
@@ -194,6 +196,7 @@ async def _db(args: argparse.Namespace) -> int:
         print(f"backed up to {args.path}")
         return 0
     finally:
+        quiet.setLevel(level)
         await repo.close()
 
 

@@ -76,6 +76,11 @@ class _Damaged(Exception):
     pass
 
 
+def _detail(e: CorruptRow) -> str:
+    """What is damaged, for a sentence about the table: its own row's column, or which row of it."""
+    return e.why if e.table == "tables" else f"{e.table} row {e.row_id}: {e.why}"
+
+
 # The order /table open lists them in; a registered ruleset missing here comes after these.
 _ORDER = ("riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "sanma", "pk", "seigou", "shoukou", "taiwan16", "chinitsu_toutenkou")
 #: Registered rulesets whose table does not play yet (none: every ruleset's hooks run a whole game,
@@ -288,7 +293,7 @@ class TableService:
             try:
                 row = await self.repo.get_table(table_id)
             except CorruptRow as e:
-                raise TableError(self._record(table_id, e.why, await self._channel(table_id)).sentence) from None
+                raise TableError(self._record(table_id, _detail(e), await self._channel(table_id)).sentence) from None
             if row is None:
                 raise TableError(f"there is no table #{table_id}")
             t = await self._rebuild(row)
@@ -656,7 +661,7 @@ class TableService:
         try:
             await self.repo.timer(row.id)
         except CorruptRow as e:
-            self._record(row.id, e.why, channel, paused=False)
+            self._record(row.id, e.why, channel, paused=False)  # names the clock itself
         else:
             self.damaged.pop(row.id, None)
         self.tables[row.id] = t
@@ -664,10 +669,12 @@ class TableService:
 
     async def _stored_game(self, row: TableRow, *, replay_abandoned: bool = False) -> Game | None:
         """Replay a stored table's log through the engine; :class:`_Damaged` says what stops it."""
+        if row.ruleset not in ruleset_names():
+            raise _Damaged(f"its ruleset {row.ruleset!r} is not one this bot knows")
         try:
             rs = table_ruleset(row)
-        except Exception as e:  # an unknown ruleset, options the ruleset does not have
-            raise _Damaged(f"its ruleset {row.ruleset!r} with options {json.dumps(row.options)} cannot be set up: {e}") from None
+        except Exception as e:  # options the ruleset does not have
+            raise _Damaged(f"its options {json.dumps(row.options)} do not fit the {row.ruleset} ruleset ({e})") from None
         for s in row.seats:
             if s.ai is not None and s.ai not in POLICIES:
                 raise _Damaged(f"seat {s.seat} is an AI of unknown kind {s.ai!r}")
@@ -678,7 +685,7 @@ class TableService:
         try:
             log_rows = await self.repo.actions(row.id)
         except CorruptRow as e:
-            raise _Damaged(e.why) from None
+            raise _Damaged(_detail(e)) from None
         with suppress(Exception):  # loading the shanten tables; a failure shows in the replay below
             await self.prepare(rs)
         try:
@@ -735,7 +742,7 @@ class TableService:
         rows = await self.repo.tables_to_restore(skipped)
         for e in skipped:
             if e.table_id is not None:
-                self._record(e.table_id, e.why, await self._channel(e.table_id))
+                self._record(e.table_id, _detail(e), await self._channel(e.table_id))
         out = []
         for row in rows:
             t = await self._rebuild(row)

@@ -36,12 +36,13 @@ class CorruptRow(ValueError):
     ``table_id`` is the game table the row belongs to (when that can be told), so the table
     service can pause that table alone and name it."""
 
-    def __init__(self, table: str, row_id: object, why: str, *, table_id: int | None = None) -> None:
+    def __init__(self, table: str, row_id: object, why: str, *, table_id: int | None = None, columns: bool = False) -> None:
         super().__init__(f"{table} row {row_id}: {why}")
         self.table = table
         self.row_id = row_id
         self.why = why
         self.table_id = table_id
+        self.columns = columns  # a column out of its type or range (``check()`` lists those row by row)
 
 
 # ---------------------------------------------------------------- column rules
@@ -504,14 +505,15 @@ class Repository:
         """The table's seats in order; raises :class:`CorruptRow` for a damaged seat row or a gap."""
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
             rows = await cur.fetchall()
-        for i, r in enumerate(rows):
+        for r in rows:
             why = bad_columns(r, SEAT_RULES)
-            if why is None and r["seat"] != i:
-                why = f"seat {i} is missing before seat {r['seat']}"
             if why is None and r["user_id"] is None and r["ai"] is None:
                 why = "it has neither a player nor an AI"
             if why:
                 raise CorruptRow("seats", f"(table {table_id}, seat {_shown(r['seat'])})", why, table_id=table_id)
+        for i, r in enumerate(rows):
+            if r["seat"] != i:
+                raise CorruptRow("seats", f"(table {table_id}, seat {i})", f"seat {i} is missing before seat {r['seat']}", table_id=table_id)
         return [
             SeatRow(
                 r["seat"],
@@ -579,12 +581,13 @@ class Repository:
         row or a serial out of sequence (the text itself is checked by replaying it)."""
         async with self.db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY serial", (table_id,)) as cur:
             rows = await cur.fetchall()
-        for i, r in enumerate(rows):
+        for r in rows:
             why = bad_columns(r, ACTION_RULES)
-            if why is None and r["serial"] != i:
-                why = f"move {i} is missing before move {r['serial']}"
             if why:
                 raise CorruptRow("actions", f"(table {table_id}, serial {_shown(r['serial'])})", why, table_id=table_id)
+        for i, r in enumerate(rows):
+            if r["serial"] != i:
+                raise CorruptRow("actions", f"(table {table_id}, serial {i})", f"move {i} is missing before move {r['serial']}", table_id=table_id)
         return [(int(r["serial"]), str(r["action"])) for r in rows]
 
     async def append_actions(
@@ -902,6 +905,13 @@ class Repository:
                 raise ValueError("data is not an object")
         except ValueError as e:
             raise CorruptRow("games", r["id"], f"bad data JSON ({e})") from None
+        why = bad_columns(r, GAME_RULES)
+        if why:
+            raise CorruptRow("games", r["id"], why, columns=True)
+        for p in lines:  # the columns of its game_players rows, as read
+            why = bad_columns({k: getattr(p, k) for k in PLAYER_RULES if hasattr(p, k)}, PLAYER_RULES)
+            if why:
+                raise CorruptRow("games", r["id"], f"seat {_shown(p.seat)}: {why}", columns=True)
         n = len(lines)
         if n not in (3, 4):
             raise CorruptRow("games", r["id"], f"{n} players")
@@ -1184,7 +1194,7 @@ class Repository:
                 try:
                     self._game(r, lines.get(r["id"], []))
                 except CorruptRow as e:
-                    if "JSON" not in e.why:  # bad data JSON is already listed by check()
+                    if not e.columns and "JSON" not in e.why:  # bad columns and data JSON: listed by check()
                         problems.append(str(e))
                 except (TypeError, ValueError):
                     pass  # a column of the wrong type: check() lists it, column by column
