@@ -74,7 +74,7 @@ class TimerDispatcher:
                 raise
             except Exception as e:  # the database failed us: wait, then carry on
                 self._backoff = min(LAST_RETRY, self._backoff * 2 or FIRST_RETRY)
-                log.error("turn clocks: %s; trying again in %.0f s", e, self._backoff)
+                log.error("turn clocks: %s; trying again in %.3g s", e, self._backoff)
                 await asyncio.sleep(self._backoff)
 
     async def _step(self) -> None:
@@ -129,7 +129,7 @@ class TimerDispatcher:
             backoff = min(LAST_RETRY, self._backoffs.get(timer.table_id, 0.0) * 2 or FIRST_RETRY)
             self._backoffs[timer.table_id] = backoff
             self._retry[timer.table_id] = time.time() + backoff
-            log.warning("timer for table %s: the turn could not be stored; trying again in %.0f s", timer.table_id, backoff)
+            log.warning("timer for table %s: the turn could not be stored; trying again in %.3g s", timer.table_id, backoff)
             return
         except TableError as e:
             log.info("timer for table %s: %s", timer.table_id, e)

@@ -329,12 +329,17 @@ class Repository:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        try:
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self.migrate()
+        except BaseException:
+            # not a database, or one we cannot migrate: close it, or its thread keeps the process alive
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -749,12 +754,11 @@ class Repository:
 
         def owned(kind: str, rules: dict[str, Rule], extra: Callable[[aiosqlite.Row], str | None] | None = None) -> Callable[[aiosqlite.Row], str | None]:
             def test(r: aiosqlite.Row) -> str | None:
-                if r["table_id"] not in table_ids:
-                    return f"its table #{_shown(r['table_id'])} does not exist"
-                why = bad_columns(r, rules)
-                if why is None and extra is not None:
-                    why = extra(r)
-                return why
+                whys = [f"its table #{_shown(r['table_id'])} does not exist"] if r["table_id"] not in table_ids else []
+                whys.append(bad_columns(r, rules) or "")
+                if not whys[-1] and extra is not None:
+                    whys.append(extra(r) or "")
+                return "; ".join(w for w in whys if w) or None
 
             return test
 
@@ -799,11 +803,15 @@ class Repository:
             return why
 
         each(games, "games", lambda r: str(r["id"]), game_test)
+        recorded = {r["table_id"] for r in games}
+        for r in tables:
+            if r["status"] == "finished" and r["id"] not in recorded:
+                problems.append(f"tables row {r['id']}: the table is finished but no games row records its game")
 
         def player_test(r: aiosqlite.Row) -> str | None:
-            if r["game_id"] not in game_ids:
-                return f"its game #{_shown(r['game_id'])} does not exist (deleted while its players remain)"
-            return bad_columns(r, PLAYER_RULES)
+            whys = [f"its game #{_shown(r['game_id'])} does not exist (deleted while its players remain)"] if r["game_id"] not in game_ids else []
+            whys.append(bad_columns(r, PLAYER_RULES) or "")
+            return "; ".join(w for w in whys if w) or None
 
         players = await rows("SELECT * FROM game_players ORDER BY game_id, seat")
         each(players, "game_players", lambda r: f"(game {_shown(r['game_id'])}, seat {_shown(r['seat'])})", player_test)
@@ -903,21 +911,22 @@ class Repository:
             data = json.loads(r["data"] or "{}")
             if not isinstance(data, dict):
                 raise ValueError("data is not an object")
-        except ValueError as e:
+        except (ValueError, TypeError) as e:
             raise CorruptRow("games", r["id"], f"bad data JSON ({e})") from None
         why = bad_columns(r, GAME_RULES)
         if why:
             raise CorruptRow("games", r["id"], why, columns=True)
-        for p in lines:  # the columns of its game_players rows, as read
-            why = bad_columns({k: getattr(p, k) for k in PLAYER_RULES if hasattr(p, k)}, PLAYER_RULES)
-            if why:
-                raise CorruptRow("games", r["id"], f"seat {_shown(p.seat)}: {why}", columns=True)
         n = len(lines)
         if n not in (3, 4):
             raise CorruptRow("games", r["id"], f"{n} players")
         for p in lines:
-            if not 1 <= p.place <= n or abs(p.points) > 10_000_000:
-                raise CorruptRow("games", r["id"], f"impossible place or points at seat {p.seat}")
+            if not (_int(p.place) and 1 <= p.place <= n and _int(p.points) and abs(p.points) <= 10_000_000):
+                # not a number at all: a column check() lists row by row (columns=True)
+                raise CorruptRow("games", r["id"], f"impossible place or points at seat {p.seat}", columns=not (_int(p.place) and _int(p.points)))
+        for p in lines:  # the other columns of its game_players rows, as read
+            why = bad_columns({k: getattr(p, k) for k in PLAYER_RULES if hasattr(p, k)}, PLAYER_RULES)
+            if why:
+                raise CorruptRow("games", r["id"], f"seat {_shown(p.seat)}: {why}", columns=True)
         if len({p.player for p in lines}) != n:
             raise CorruptRow("games", r["id"], "the same player twice")
         return GameRow(
