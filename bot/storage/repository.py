@@ -112,6 +112,8 @@ TABLE_RULES: dict[str, Rule] = {
     "mode": _one_of("live", "async"), "turn_seconds": _integer(1), "bank_seconds": _integer(0), "async_hours": _integer(1),
     "on_expiry": _one_of("auto", "wait"), "status": _one_of("open", "playing", "finished", "abandoned"),
     "message_id": _ID_OR_NULL, "created_at": _number(), "finished_at": _number(null=True),
+    # schema version 4 and 5 (checked where the file has them)
+    "results_posted": _integer(0), "final_posted": _FLAG, "pings": _FLAG, "call_seconds": _integer(1), "commitment": _text(null=True),
 }
 SEAT_RULES: dict[str, Rule] = {
     "table_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "ai": _text(null=True, nonempty=True), "name": _text(),
