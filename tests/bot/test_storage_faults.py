@@ -227,3 +227,41 @@ def test_the_turn_clock_survives_a_failed_database_call_and_runs_out_once_storag
             await repo.close()
 
     asyncio.run(main())
+
+
+def test_a_damaged_timer_row_and_a_paused_table_leave_the_other_clocks_running(tmp_path: Path) -> None:
+    from tests.bot.storage_fixture import BOB, build, corrupt
+
+    fx = asyncio.run(build(tmp_path / "club.sqlite3"))
+    corrupt(fx.path, "UPDATE timers SET due = 'abc' WHERE table_id = ?", (fx.a,))  # a clock that cannot be read
+    corrupt(fx.path, "UPDATE timers SET table_id = ? WHERE table_id = ?", (fx.c, fx.b))  # B's clock moves to open table C...
+    corrupt(fx.path, "INSERT INTO timers (table_id, serial, due, prompt_at) SELECT ?, serial, 0, 0 FROM timers WHERE table_id = ?", (fx.b, fx.c))
+    corrupt(fx.path, "UPDATE tables SET mode = 'zzz' WHERE id = ?", (fx.c,))  # ...and C is damaged: paused, its timer left alone
+    corrupt(fx.path, "UPDATE timers SET due = 0 WHERE table_id = ?", (fx.c,))  # though it is due
+
+    async def main() -> None:
+        repo = Repository(fx.path)
+        await repo.open()
+        svc = TableService(repo)
+        disp = TimerDispatcher(svc)
+        try:
+            await svc.load()
+            assert svc.damaged[fx.c].paused and not svc.damaged[fx.a].paused
+            b = svc.tables[fx.b]
+            serial = b.decision_serial()
+            disp.start()
+            for _ in range(300):
+                if b.decision_serial() != serial:
+                    break
+                await asyncio.sleep(0.01)
+            assert b.decision_serial() != serial  # B's clock ran out (bob's turn was played for him)
+            assert (await repo.actions(fx.b))[serial][1].startswith(str(b.seat_of(BOB)))
+            assert disp._task is not None and not disp._task.done()
+            async with repo.db.execute("SELECT table_id, due FROM timers WHERE table_id IN (?, ?) ORDER BY table_id", (fx.a, fx.c)) as cur:
+                rows = [tuple(r) for r in await cur.fetchall()]
+            assert rows == [(fx.a, "abc"), (fx.c, 0)]  # both left as they were
+        finally:
+            await disp.stop()
+            await repo.close()
+
+    asyncio.run(main())
