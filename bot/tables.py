@@ -6,6 +6,12 @@ ones up to the next human decision) are appended to the action log in one transa
 with the re-armed timer, and only then are the listeners told so they can render messages. A table
 is its ruleset, options, seed and action log, so :meth:`load` rebuilds any table after a restart.
 
+Nothing is applied that is not stored: if the database refuses the write (read-only, disk full),
+the game is replayed back to the stored log and :class:`StorageError` says so in one sentence; the
+listeners hear nothing. A stored table that cannot be rebuilt (a damaged row, a move of its log
+the engine refuses) is left out and recorded in :attr:`TableService.damaged` with a sentence that
+names it; it is never played on, and the other tables load as usual.
+
 No Discord types here: the cog layer translates interactions into calls on this service and the
 service's :class:`Update` events into messages.
 """

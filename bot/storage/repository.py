@@ -2,8 +2,11 @@
 
 Multi-statement writes run in one explicit ``BEGIN IMMEDIATE`` transaction (see :meth:`tx`);
 migrations in ``migrations/NNNN_*.sql`` are applied in order in one transaction at start-up and
-recorded in ``schema_version``. Readers skip a corrupted row (bad JSON, impossible values) with a
-log line naming its id, so one hand-edited row never takes the bot down.
+recorded in ``schema_version``. Readers check every column of the rows they read against the
+column rules below (SQLite lets a hand edit put any value in any column) and raise or skip a
+corrupted row with a line naming it, so one hand-edited row never takes the bot down;
+:meth:`Repository.check` lists every such row in one pass. A transaction that fails (a read-only
+file, a full disk) is rolled back whole and its error raised to the caller.
 """
 
 from __future__ import annotations
