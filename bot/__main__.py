@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import sys
 import tempfile
 from pathlib import Path
@@ -177,9 +178,16 @@ async def _db(args: argparse.Namespace) -> int:
     settings = Settings.load()
     repo = Repository(args.database or settings.database)
     await repo.open()
+    quiet = logging.getLogger("bot")  # the listing says what is damaged; no log lines beside it
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     try:
         if args.db_cmd == "check":
+            from bot.tables import TableService
+
             problems = await repo.check()
+            # every stored game replayed through the engine: a well-formed but illegal move
+            problems += await TableService(repo).check_logs()
             for p in problems:
                 print(p)
             print(f"{len(problems)} problem row(s)")
@@ -188,6 +196,7 @@ async def _db(args: argparse.Namespace) -> int:
         print(f"backed up to {args.path}")
         return 0
     finally:
+        quiet.setLevel(level)
         await repo.close()
 
 
@@ -210,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "db":
         try:
             return asyncio.run(_db(args))
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, sqlite3.Error) as e:
             print(f"database error: {e}")
             return 2
     return cmd_run(args)

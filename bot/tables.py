@@ -6,6 +6,12 @@ ones up to the next human decision) are appended to the action log in one transa
 with the re-armed timer, and only then are the listeners told so they can render messages. A table
 is its ruleset, options, seed and action log, so :meth:`load` rebuilds any table after a restart.
 
+Nothing is applied that is not stored: if the database refuses the write (read-only, disk full),
+the game is replayed back to the stored log and :class:`StorageError` says so in one sentence; the
+listeners hear nothing. A stored table that cannot be rebuilt (a damaged row, a move of its log
+the engine refuses) is left out and recorded in :attr:`TableService.damaged` with a sentence that
+names it; it is never played on, and the other tables load as usual.
+
 No Discord types here: the cog layer translates interactions into calls on this service and the
 service's :class:`Update` events into messages.
 """
@@ -13,18 +19,20 @@ service's :class:`Update` events into messages.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai.policy import POLICIES
-from bot.storage.repository import Repository, SeatRow, TableRow
+from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow
 from engine.rules import warm_up
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 from engine.table.actions import Action, ActionType
@@ -35,6 +43,48 @@ A = ActionType
 
 class TableError(Exception):
     """A request the table refuses; the message is a plain sentence for the user."""
+
+
+class StorageError(TableError):
+    """The database refused a write (read-only, disk full, locked): the request was not applied
+    and the table is exactly what storage holds; the message says so in one sentence."""
+
+
+SAVE_FAILED = "I could not save that move, so nothing changed: please try again in a moment."
+SAVE_SETTING_FAILED = "I could not save that change, so nothing changed: please try again in a moment."
+DB_CHECK = "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair"
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """Why a stored table could not be rebuilt (or, ``paused=False``, a part of it that does not
+    stop play: its turn clock)."""
+
+    table_id: int
+    channel_id: int | None
+    detail: str  # what is wrong, from the row's check ("its mode is 'x', not one of live, async")
+    paused: bool = True
+
+    @property
+    def sentence(self) -> str:
+        if self.paused:
+            return (
+                f"Table #{self.table_id} is paused because its stored data is damaged ({self.detail}); "
+                f"the other tables are not affected, and {DB_CHECK}."
+            )
+        return (
+            f"Table #{self.table_id}'s turn clock is damaged in the database ({self.detail}), so it will not run out "
+            f"until the next move; {DB_CHECK}."
+        )
+
+
+class _Damaged(Exception):
+    pass
+
+
+def _detail(e: CorruptRow) -> str:
+    """What is damaged, for a sentence about the table: its own row's column, or which row of it."""
+    return e.why if e.table == "tables" else f"{e.table} row {e.row_id}: {e.why}"
 
 
 # The order /table open lists them in; a registered ruleset missing here comes after these.
@@ -187,6 +237,9 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self.ai_delay = ai_delay
+        #: stored tables that could not be rebuilt (and damaged turn clocks), by table id: /table
+        #: status names them, their timers are left alone, the other tables play on
+        self.damaged: dict[int, Damage] = {}
         self._prepared: set[tuple[str, int, int]] = set()  # rulesets whose tables are loaded
         self._preparing: dict[tuple[str, int, int], asyncio.Future[list[str]]] = {}  # loads under way
         self.on_timer_change: Callable[[], None] | None = None
@@ -249,11 +302,45 @@ class TableService:
     async def get(self, table_id: int) -> Table:
         t = self.tables.get(table_id)
         if t is None:
-            row = await self.repo.get_table(table_id)
+            d = self.damaged.get(table_id)
+            if d is not None and d.paused:
+                raise TableError(d.sentence)
+            try:
+                row = await self.repo.get_table(table_id)
+            except CorruptRow as e:
+                raise TableError(self._record(table_id, _detail(e), await self._channel(table_id)).sentence) from None
             if row is None:
                 raise TableError(f"there is no table #{table_id}")
             t = await self._rebuild(row)
+            d = self.damaged.get(table_id)
+            if d is not None and d.paused:
+                raise TableError(d.sentence)
         return t
+
+    def damaged_in(self, channel_id: int | None) -> list[Damage]:
+        """The damaged tables known in a channel (or its thread), for /table status."""
+        return [d for d in self.damaged.values() if d.channel_id == channel_id]
+
+    def _record(self, table_id: int, detail: str, channel_id: int | None, *, paused: bool = True) -> Damage:
+        d = Damage(table_id, channel_id, detail, paused)
+        if d != self.damaged.get(table_id):
+            log.error("table %s: %s", table_id, d.sentence)
+        self.damaged[table_id] = d
+        return d
+
+    async def _channel(self, table_id: int) -> int | None:
+        try:
+            return await self.repo.channel_of(table_id)
+        except sqlite3.Error:
+            return None
+
+    async def _store(self, write: Awaitable[None], sentence: str = SAVE_SETTING_FAILED) -> None:
+        """Await a write; a database that refuses it becomes :class:`StorageError`."""
+        try:
+            await write
+        except (sqlite3.Error, OSError) as e:
+            log.error("could not store a change: %s", e)
+            raise StorageError(sentence) from None
 
     async def join(self, table_id: int, user_id: int, name: str) -> Table:
         t = await self.get(table_id)
@@ -264,8 +351,9 @@ class TableService:
                 raise TableError("you are already at that table")
             if len(t.seats) >= self._players(t):
                 raise TableError("that table is full")
-            t.row.seats.append(SeatRow(len(t.seats), user_id, None, name))
-            await self.repo.put_seats(t.id, t.row.seats)
+            seats = [*t.row.seats, SeatRow(len(t.seats), user_id, None, name)]
+            await self._store(self.repo.put_seats(t.id, seats))
+            t.row.seats = seats
         return t
 
     async def leave(self, table_id: int, user_id: int) -> Table:
@@ -275,10 +363,9 @@ class TableService:
                 raise TableError("the game has started: ask the opener or an organiser to abandon it")
             if t.seat_of(user_id) is None:
                 raise TableError("you are not at that table")
-            t.row.seats = [s for s in t.seats if s.user_id != user_id]
-            for i, s in enumerate(t.row.seats):
-                s.seat = i
-            await self.repo.put_seats(t.id, t.row.seats)
+            seats = [replace(s, seat=i) for i, s in enumerate(s for s in t.seats if s.user_id != user_id)]
+            await self._store(self.repo.put_seats(t.id, seats))
+            t.row.seats = seats
         return t
 
     async def add_ai(self, table_id: int, count: int) -> Table:
@@ -289,10 +376,12 @@ class TableService:
             free = self._players(t) - len(t.seats)
             if free <= 0:
                 raise TableError("that table is full")
+            seats = list(t.seats)
             for _ in range(min(count, free)):
-                n = sum(1 for s in t.seats if s.ai) + 1
-                t.row.seats.append(SeatRow(len(t.seats), None, "smart", f"AI {n}"))
-            await self.repo.put_seats(t.id, t.row.seats)
+                n = sum(1 for s in seats if s.ai) + 1
+                seats.append(SeatRow(len(seats), None, "smart", f"AI {n}"))
+            await self._store(self.repo.put_seats(t.id, seats))
+            t.row.seats = seats
         return t
 
     def check_start(self, t: Table, user_id: int) -> None:
@@ -312,16 +401,19 @@ class TableService:
             # R-1.3: seats and the first dealer are drawn at random (from the table's seed)
             order = list(t.seats)
             random.Random(t.row.seed).shuffle(order)
-            for i, s in enumerate(order):
-                s.seat = i
-                s.bank_left = float(t.row.bank_seconds)
+            order = [replace(s, seat=i, bank_left=float(t.row.bank_seconds)) for i, s in enumerate(order)]
+            start_failed = "I could not save the start of the game, so it has not started: please try again in a moment."
+            await self._store(self.repo.put_seats(t.id, order), start_failed)
             t.row.seats = order
-            await self.repo.put_seats(t.id, order)
             await self.prepare(table_ruleset(t.row))
             t.game = self._new_game(t.row)
             t.row.status = "playing"
-            await self.repo.set_table(t.id, status="playing")
-            update = await self._advance(t, [], None)
+            try:  # the status is stored with the first actions, in one transaction
+                update = await self._advance(t, [], None, fields={"status": "playing"})
+            except StorageError:
+                t.game = None
+                t.row.status = "open"
+                raise StorageError(start_failed) from None
         await self._emit(update)
         return update
 
@@ -332,9 +424,10 @@ class TableService:
                 raise TableError("only the player who opened the table or an organiser can abandon it")
             if t.row.status in ("finished", "abandoned"):
                 raise TableError("that table is already closed")
+            await self._store(self.repo.set_table(t.id, status="abandoned", finished_at=time.time()))
             t.row.status = "abandoned"
-            await self.repo.set_table(t.id, status="abandoned", finished_at=time.time())
-            await self.repo.clear_timer(t.id)
+            with suppress(sqlite3.Error):  # a timer left behind finds the table closed and is cleared then
+                await self.repo.clear_timer(t.id)
         self._timers_changed()
         return t
 
@@ -343,6 +436,14 @@ class TableService:
     @staticmethod
     def _new_game(row: TableRow) -> Game:
         return Game(table_ruleset(row), row.seed)
+
+    @classmethod
+    def _replayed(cls, row: TableRow, actions: list[Action]) -> Game:
+        """A fresh game with ``actions`` (already validated once) applied."""
+        g = cls._new_game(row)
+        for a in actions:
+            g.apply(a)
+        return g
 
     async def act(self, table_id: int, user_id: int | None, action_text: str, serial: int, *, expired: bool = False) -> Update:
         """A human's (or the timer's, with ``user_id=None`` and ``expired``) action, validated by
@@ -365,13 +466,19 @@ class TableService:
                 if seat != action.seat:
                     raise TableError("that is another player's hand")
             hands_before = len(g.results)
+            banks = [s.bank_left for s in t.seats]
             try:
                 g.play(action)
             except IllegalActionError as e:
                 raise TableError(str(e)) from None
             if user_id is not None:
                 self._spend_bank(t, action.seat)
-            update = await self._advance(t, [action], user_id, hands_before)
+            try:
+                update = await self._advance(t, [action], user_id, hands_before)
+            except StorageError:
+                for s, bank in zip(t.seats, banks, strict=True):
+                    s.bank_left = bank
+                raise
             update.expired = expired
         await self._emit(update)
         return update
@@ -398,8 +505,13 @@ class TableService:
             if g is None or g.over or seat not in g.to_act():
                 break
             a = self.auto_action(g, seat)
+            bank = t.seats[seat].bank_left
             t.seats[seat].bank_left = 0.0
-            update = await self.act(table_id, None, a.text, t.decision_serial(), expired=True)
+            try:
+                update = await self.act(table_id, None, a.text, t.decision_serial(), expired=True)
+            except StorageError:
+                t.seats[seat].bank_left = bank  # not stored: the clock runs out again later
+                raise
         return update
 
     @staticmethod
@@ -419,8 +531,8 @@ class TableService:
         if seat is None:
             raise TableError("you are not seated at this table")
         field_name = {"win": "auto_win", "pass": "auto_pass", "tsumogiri": "auto_tsumogiri", "confirm-discard": "confirm_discard"}[what]
+        await self._store(self.repo.set_seat(t.id, seat, **{field_name: on}))
         setattr(t.seats[seat], field_name, on)
-        await self.repo.set_seat(t.id, seat, **{field_name: on})
         return t
 
     def _auto_for(self, t: Table, g: Game, seat: int) -> Action | None:
@@ -445,11 +557,17 @@ class TableService:
             return legal[0]  # riichi: the only move is the drawn tile
         return None
 
-    async def _advance(self, t: Table, accepted: list[Action], user_id: int | None, hands_before: int | None = None) -> Update:
-        """Play AI seats and standing orders up to the next human decision, then persist."""
+    async def _advance(
+        self, t: Table, accepted: list[Action], user_id: int | None, hands_before: int | None = None, *, fields: dict[str, Any] | None = None
+    ) -> Update:
+        """Play AI seats and standing orders up to the next human decision, then persist.
+
+        If storing fails, the game is put back to what storage holds (the actions before
+        ``accepted``) and :class:`StorageError` is raised: nothing is applied that is not stored."""
         g = t.game
         assert g is not None
         first_serial = len(g.actions) - len(accepted)
+        status, prompt_at = t.row.status, t.prompt_at
         if hands_before is None:
             hands_before = len(g.results)
         rng = random.Random(f"{t.row.seed}:{len(g.actions)}")
@@ -477,19 +595,33 @@ class TableService:
                 await asyncio.sleep(self.ai_delay)
         now = time.time()
         timer = None
-        fields: dict[str, Any] = {}
+        fields = dict(fields or {})
         finished = None
         if g.over:
             t.row.status = "finished"
-            fields = {"status": "finished", "finished_at": now}
+            fields.update(status="finished", finished_at=now)
             finished = self._finished_game(t)
         elif t.humans_to_act():
             t.prompt_at = now
             timer = (t.decision_serial(), now + self._clock(t), now)
         rows = [(a.text, user_id if i == 0 else None) for i, a in enumerate(accepted)]
-        await self.repo.append_actions(
-            t.id, first_serial, rows, timer=timer, clear_timer=timer is None, table_fields=fields, finished_game=finished
-        )
+        try:
+            await self.repo.append_actions(
+                t.id, first_serial, rows, timer=timer, clear_timer=timer is None, table_fields=fields, finished_game=finished
+            )
+        except Exception as e:
+            # Replaying the stored prefix costs ~10 ms for a 400-action game, on this rare path;
+            # a Game.copy() before every click would put ~25 us on every click instead.
+            t.game = self._replayed(t.row, g.actions[:first_serial])
+            t.row.status, t.prompt_at = status, prompt_at
+            if isinstance(e, sqlite3.Error | OSError):
+                log.error("table %s: could not store moves %s-%s, nothing applied: %s", t.id, first_serial, len(g.actions) - 1, e)
+            else:  # not the database itself (a standings hook): worth its traceback
+                log.exception("table %s: could not store moves %s-%s, nothing applied", t.id, first_serial, len(g.actions) - 1)
+            raise StorageError(SAVE_FAILED) from None
+        d = self.damaged.get(t.id)
+        if d is not None and not d.paused and timer is not None:
+            del self.damaged[t.id]  # the damaged turn clock was just written anew
         self._timers_changed()
         hands_ended = len(g.results) - hands_before
         return Update(t, list(accepted), max(0, hands_ended), g.over)
@@ -541,20 +673,74 @@ class TableService:
     # ---------------------------------------------------------------- restart
 
     async def _rebuild(self, row: TableRow) -> Table:
+        """The table from its stored row and log. A table that cannot be rebuilt is recorded in
+        :attr:`damaged` (and left out of :attr:`tables`): it is named, never played on."""
         t = Table(row)
-        if row.status in ("playing", "finished"):
-            with suppress(Exception):  # a ruleset the row cannot name fails in _new_game, said there
-                await self.prepare(table_ruleset(row))
-            g = self._new_game(row)
-            for serial, text in await self.repo.actions(row.id):
-                try:
-                    g.play(Action.parse(text))
-                except (ValueError, IllegalActionError) as e:
-                    log.error("table %s: action %s (%r) does not replay: %s; the table stops there", row.id, serial, text, e)
-                    break
-            t.game = g
+        channel = row.thread_id or row.channel_id
+        try:
+            t.game = await self._stored_game(row)
+        except _Damaged as e:
+            self._record(row.id, str(e), channel)
+            return t
+        try:
+            await self.repo.timer(row.id)
+        except CorruptRow as e:
+            self._record(row.id, e.why, channel, paused=False)  # names the clock itself
+        else:
+            self.damaged.pop(row.id, None)
         self.tables[row.id] = t
         return t
+
+    async def _stored_game(self, row: TableRow, *, replay_abandoned: bool = False) -> Game | None:
+        """Replay a stored table's log through the engine; :class:`_Damaged` says what stops it."""
+        if row.ruleset not in ruleset_names():
+            raise _Damaged(f"its ruleset {row.ruleset!r} is not one this bot knows")
+        try:
+            rs = table_ruleset(row)
+        except Exception as e:  # options the ruleset does not have
+            raise _Damaged(f"its options {json.dumps(row.options)} do not fit the {row.ruleset} ruleset ({e})") from None
+        for s in row.seats:
+            if s.ai is not None and s.ai not in POLICIES:
+                raise _Damaged(f"seat {s.seat} is an AI of unknown kind {s.ai!r}")
+        if row.status == "open" or (row.status == "abandoned" and not (replay_abandoned and await self.repo.actions(row.id))):
+            return None
+        if len(row.seats) != rs.players:
+            raise _Damaged(f"it has {len(row.seats)} seats for a {rs.players}-player game")
+        try:
+            log_rows = await self.repo.actions(row.id)
+        except CorruptRow as e:
+            raise _Damaged(_detail(e)) from None
+        with suppress(Exception):  # loading the shanten tables; a failure shows in the replay below
+            await self.prepare(rs)
+        try:
+            g = Game(rs, row.seed)
+        except Exception as e:
+            raise _Damaged(f"its game cannot be dealt from its seed ({type(e).__name__}: {e})") from None
+        for serial, text in log_rows:
+            try:
+                g.play(Action.parse(text))
+            except (ValueError, IllegalActionError) as e:
+                raise _Damaged(f"move {serial} of its log ({text!r}) is not a legal move: {e}") from None
+        if row.status == "playing" and g.over:
+            raise _Damaged("it is marked as playing but its log ends the game")
+        if row.status == "finished" and not g.over:
+            raise _Damaged("it is marked as finished but its log stops before the end of the game")
+        return g
+
+    async def check_logs(self) -> list[str]:
+        """Replay every stored table's log through the engine (``python -m bot db check``): one
+        line per table whose log does not replay, whose seats or options cannot play, or whose
+        status contradicts its log. Tables whose row cannot be read are left to
+        :meth:`Repository.check`, which lists them."""
+        problems = []
+        for row in await self.repo.tables_with_status("open", "playing", "finished", "abandoned"):
+            try:
+                await self._stored_game(row, replay_abandoned=True)
+            except _Damaged as e:
+                problems.append(f"table #{row.id}: {e}")
+            except Exception as e:  # never stop at one table
+                problems.append(f"table #{row.id}: could not be replayed ({type(e).__name__}: {e})")
+        return problems
 
     async def prepare(self, rs: Ruleset) -> None:
         """Load the ruleset's shanten tables in a thread (built and cached the first time on a
@@ -574,12 +760,18 @@ class TableService:
         self._prepared.add(key)
 
     async def load(self) -> list[Table]:
-        """Rebuild every open or playing table from the database (start-up)."""
+        """Rebuild every open or playing table from the database (start-up). A damaged table is
+        left out and recorded in :attr:`damaged`; the others load."""
+        skipped: list[CorruptRow] = []
+        rows = await self.repo.tables_to_restore(skipped)
+        for e in skipped:
+            if e.table_id is not None:
+                self._record(e.table_id, _detail(e), await self._channel(e.table_id))
         out = []
-        for row in await self.repo.tables_with_status("open", "playing"):
-            out.append(await self._rebuild(row))
-        for row in await self.repo.tables_with_status("finished", unposted=True):  # results still owed
-            out.append(await self._rebuild(row))
+        for row in rows:  # open and playing tables, and finished ones still owed their results
+            t = await self._rebuild(row)
+            if self.tables.get(row.id) is t:
+                out.append(t)
         return out
 
     async def resume(self, t: Table) -> Update | None:
@@ -587,7 +779,10 @@ class TableService:
         if t.game is None or t.row.status != "playing" or t.game.over:
             return None
         async with t.lock:
-            update = await self._advance(t, [], None)
+            try:
+                update = await self._advance(t, [], None)
+            except StorageError:
+                return None  # logged; the table moves on at its next click or clock
         if update.actions:
             await self._emit(update)
         return update

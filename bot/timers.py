@@ -3,6 +3,11 @@
 As in RoboDanny's reminders: the dispatcher reads the earliest timer, sleeps until it is due (or
 until a table re-arms its timer, which wakes it), then asks TableService to time the turn out.
 Async tables get one DM reminder halfway through the deadline.
+
+A failed database call never ends the dispatcher: a turn that could not be stored (the database
+read-only or full) is retried for that table after a back-off (1 s, doubling to a minute) while
+the other tables' clocks run on; an error reading the timers waits the same way. Timers of tables
+the service reports damaged are left alone.
 """
 
 from __future__ import annotations
@@ -14,9 +19,12 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.storage.repository import TimerRow
-from bot.tables import TableError, TableService
+from bot.tables import StorageError, TableError, TableService
 
 log = logging.getLogger(__name__)
+
+FIRST_RETRY = 1.0
+LAST_RETRY = 60.0
 
 
 class TimerDispatcher:
@@ -33,6 +41,12 @@ class TimerDispatcher:
         self.settled = settled
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        #: tables whose last turn could not be stored: table id -> when to try again, and the
+        #: back-off used last (doubled at each failure, dropped when a turn goes through)
+        self._retry: dict[int, float] = {}
+        self._backoffs: dict[int, float] = {}
+        self._backoff = 0.0  # after a failure outside one table's turn (reading the timers)
         service.on_timer_change = self.poke
 
     def poke(self) -> None:
@@ -44,25 +58,49 @@ class TimerDispatcher:
 
     async def stop(self) -> None:
         if self._task is not None:
+            self._stopping = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+            self._stopping = False
 
     async def _run(self) -> None:
-        while True:
-            self._wake.clear()
-            timer = await self.service.repo.next_timer()
-            now = time.time()
-            if timer is None:
+        while not self._stopping:
+            try:
+                await self._step()
+                self._backoff = 0.0
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database failed us: wait, then carry on
+                self._backoff = min(LAST_RETRY, self._backoff * 2 or FIRST_RETRY)
+                log.error("turn clocks: %s; trying again in %.3g s", e, self._backoff)
+                await asyncio.sleep(self._backoff)
+
+    async def _step(self) -> None:
+        self._wake.clear()
+        now = time.time()
+        for table_id, at in list(self._retry.items()):
+            if at <= now:
+                del self._retry[table_id]  # its timer is eligible again (its back-off is kept)
+        paused = {i for i, d in self.service.damaged.items() if d.paused}
+        timer = await self.service.repo.next_timer(skip=paused | set(self._retry))
+        now = time.time()
+        waits = [at - now for at in self._retry.values()]
+        if timer is not None:
+            due_in = self._next_event(timer, now)
+            if due_in <= 0:
+                await self._fire(timer, now)
+                return
+            waits.append(due_in)
+        if not waits:
+            await self._wake.wait()
+            return
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the cancel of stop() when
+        # the wake-up and the cancel arrive together, and the dispatcher would never end
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(min(max(min(waits), 0.0), 3600)):
                 await self._wake.wait()
-                continue
-            wait = self._next_event(timer, now)
-            if wait > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=min(wait, 3600))
-                continue
-            await self._fire(timer, now)
 
     def _next_event(self, timer: TimerRow, now: float) -> float:
         t = self.service.tables.get(timer.table_id)
@@ -86,13 +124,23 @@ class TimerDispatcher:
             await self.settled()
         try:
             update = await self.service.timeout(timer.table_id, timer.serial)
+        except StorageError:
+            # not stored, so not applied: this table's clock runs out again after a back-off
+            backoff = min(LAST_RETRY, self._backoffs.get(timer.table_id, 0.0) * 2 or FIRST_RETRY)
+            self._backoffs[timer.table_id] = backoff
+            self._retry[timer.table_id] = time.time() + backoff
+            log.warning("timer for table %s: the turn could not be stored; trying again in %.3g s", timer.table_id, backoff)
+            return
         except TableError as e:
             log.info("timer for table %s: %s", timer.table_id, e)
             update = None
         except Exception:
             log.exception("timer for table %s failed", timer.table_id)
             update = None
+        self._backoffs.pop(timer.table_id, None)
         if update is None:
+            if timer.table_id in self.service.damaged:
+                return  # a damaged table's timer is kept for when it is repaired
             t = self.service.tables.get(timer.table_id)
             if t is None or t.decision_serial() == timer.serial:
                 # nothing moved (an async table set to wait, or a closed table): stop this timer

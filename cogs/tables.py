@@ -203,8 +203,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @app_commands.command(name="status", description="Show a table")
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        t = await self._pick(interaction, table, statuses=("open", "playing", "finished"))
-        await interaction.response.send_message(status_text(t), ephemeral=True)
+        try:
+            t = await self._pick(interaction, table, statuses=("open", "playing", "finished"))
+        except TableError:
+            # a damaged table is left out of the channel's tables: name it rather than "no table"
+            damaged = [] if table is not None else self.service.damaged_in(interaction.channel_id)
+            if not damaged:
+                raise
+            raise TableError("\n".join(d.sentence for d in damaged)) from None
+        note = self.service.damaged.get(t.id)  # a damaged turn clock: the table plays on
+        await interaction.response.send_message(status_text(t) + (f"\n{note.sentence}" if note else ""), ephemeral=True)
 
     @app_commands.command(name="abandon", description="Close a table (the opener or an organiser)")
     async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:

@@ -2,8 +2,11 @@
 
 Multi-statement writes run in one explicit ``BEGIN IMMEDIATE`` transaction (see :meth:`tx`);
 migrations in ``migrations/NNNN_*.sql`` are applied in order in one transaction at start-up and
-recorded in ``schema_version``. Readers skip a corrupted row (bad JSON, impossible values) with a
-log line naming its id, so one hand-edited row never takes the bot down.
+recorded in ``schema_version``. Readers check every column of the rows they read against the
+column rules below (SQLite lets a hand edit put any value in any column) and raise or skip a
+corrupted row with a line naming it, so one hand-edited row never takes the bot down;
+:meth:`Repository.check` lists every such row in one pass. A transaction that fails (a read-only
+file, a full disk) is rolled back whole and its error raised to the caller.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,11 +34,125 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 class CorruptRow(ValueError):
-    def __init__(self, table: str, row_id: object, why: str) -> None:
+    """A stored row a reader cannot use; ``str()`` is one line naming the row and what is wrong.
+
+    ``table_id`` is the game table the row belongs to (when that can be told), so the table
+    service can pause that table alone and name it."""
+
+    def __init__(self, table: str, row_id: object, why: str, *, table_id: int | None = None, columns: bool = False) -> None:
         super().__init__(f"{table} row {row_id}: {why}")
         self.table = table
         self.row_id = row_id
         self.why = why
+        self.table_id = table_id
+        self.columns = columns  # a column out of its type or range (``check()`` lists those row by row)
+
+
+# ---------------------------------------------------------------- column rules
+# SQLite keeps any value in any column (a hand edit can put 'abc' in an INTEGER column), so every
+# reader of the table rows checks each column against what the bot writes there.
+
+Rule = tuple[Callable[[Any], bool], str]
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(v: Any) -> bool:
+    return (isinstance(v, int | float) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+def _integer(lo: int | None = None, hi: int | None = None, *, null: bool = False) -> Rule:
+    def ok(v: Any) -> bool:
+        if v is None:
+            return null
+        return _int(v) and (lo is None or v >= lo) and (hi is None or v <= hi)
+
+    rng = "" if lo is None else (f" from {lo} to {hi}" if hi is not None else f" of at least {lo}")
+    return ok, f"a whole number{rng}" + (" or empty" if null else "")
+
+
+def _number(lo: float | None = None, *, null: bool = False) -> Rule:
+    def ok(v: Any) -> bool:
+        if v is None:
+            return null
+        return _num(v) and (lo is None or v >= lo)
+
+    return ok, ("a number" if lo is None else f"a number of at least {lo:g}") + (" or empty" if null else "")
+
+
+def _text(*, null: bool = False, nonempty: bool = False) -> Rule:
+    def ok(v: Any) -> bool:
+        if v is None:
+            return null
+        return isinstance(v, str) and (bool(v.strip()) or not nonempty)
+
+    return ok, "text" + (" or empty" if null else "")
+
+
+def _one_of(*values: str) -> Rule:
+    return (lambda v: v in values), "one of " + ", ".join(values)
+
+
+def _json_object(v: Any) -> bool:
+    if v is None:
+        return True
+    if not isinstance(v, str):
+        return False
+    try:
+        return isinstance(json.loads(v), dict)
+    except ValueError:
+        return False
+
+
+_ID = _integer()
+_ID_OR_NULL = _integer(null=True)
+_FLAG = _integer(0, 1)
+TABLE_RULES: dict[str, Rule] = {
+    "id": _ID, "guild_id": _ID_OR_NULL, "channel_id": _ID, "thread_id": _ID_OR_NULL, "opener_id": _ID,
+    "ruleset": _text(nonempty=True), "options": (_json_object, "a JSON object"), "seed": _text(nonempty=True),
+    "mode": _one_of("live", "async"), "turn_seconds": _integer(1), "bank_seconds": _integer(0), "async_hours": _integer(1),
+    "on_expiry": _one_of("auto", "wait"), "status": _one_of("open", "playing", "finished", "abandoned"),
+    "message_id": _ID_OR_NULL, "created_at": _number(), "finished_at": _number(null=True),
+    # schema version 4 and 5 (checked where the file has them)
+    "results_posted": _integer(0), "final_posted": _FLAG, "pings": _FLAG, "call_seconds": _integer(1), "commitment": _text(null=True),
+}
+SEAT_RULES: dict[str, Rule] = {
+    "table_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "ai": _text(null=True, nonempty=True), "name": _text(),
+    "dm_closed": _FLAG, "auto_win": _FLAG, "auto_pass": _FLAG, "auto_tsumogiri": _FLAG, "bank_left": _number(0, null=True),
+    "hand_message_id": _ID_OR_NULL, "confirm_discard": _FLAG,
+}
+ACTION_RULES: dict[str, Rule] = {
+    "table_id": _ID, "serial": _integer(0), "action": _text(nonempty=True), "user_id": _ID_OR_NULL, "created_at": _number(),
+}
+TIMER_RULES: dict[str, Rule] = {"table_id": _ID, "serial": _integer(0), "due": _number(), "prompt_at": _number(), "reminded": _FLAG}
+GAME_RULES: dict[str, Rule] = {
+    "id": _ID, "guild_id": _ID_OR_NULL, "table_id": _ID_OR_NULL, "source": _one_of("bot", "manual", "import"),
+    "ruleset": _text(nonempty=True), "finished_at": _number(), "data": (_json_object, "a JSON object"),
+    "season_id": _ID_OR_NULL, "status": _one_of("ok", "void"), "sticks": _integer(0), "entered_by": _ID_OR_NULL,
+}
+PLAYER_RULES: dict[str, Rule] = {
+    "game_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "name": _text(), "points": _integer(-10_000_000, 10_000_000),
+    "place": _integer(1, 4), "result": _number(), "player": _text(), "kind": _one_of("user", "guest", "ai"),
+    "rating": _number(null=True), "rating_delta": _number(null=True), "mu": _number(null=True), "sigma": _number(null=True),
+}
+
+
+def _shown(v: Any) -> str:
+    if isinstance(v, bytes):
+        return f"binary data ({len(v)} bytes)"
+    if v is None:
+        return "empty"
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def bad_columns(r: Any, rules: dict[str, Rule]) -> str | None:
+    """What is wrong with a row's columns (``"its mode is 'x', not one of live, async"``), or None."""
+    keys = set(r.keys())
+    wrong = [f"its {col} is {_shown(r[col])}, not {desc}" for col, (ok, desc) in rules.items() if col in keys and not ok(r[col])]
+    return "; ".join(wrong) or None
 
 
 @dataclass(slots=True)
@@ -222,12 +340,17 @@ class Repository:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        self._db.row_factory = aiosqlite.Row
-        await self._db.execute("PRAGMA journal_mode=WAL")
-        await self._db.execute("PRAGMA foreign_keys=ON")
-        await self._db.execute("PRAGMA synchronous=NORMAL")
-        await self._db.execute("PRAGMA busy_timeout=5000")
-        await self.migrate()
+        try:
+            self._db.row_factory = aiosqlite.Row
+            await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("PRAGMA busy_timeout=5000")
+            await self.migrate()
+        except BaseException:
+            # not a database, or one we cannot migrate: close it, or its thread keeps the process alive
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self._db is not None:
@@ -241,11 +364,14 @@ class Repository:
             await db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
-            except BaseException:
-                await db.execute("ROLLBACK")
-                raise
-            else:
                 await db.execute("COMMIT")
+            except BaseException:
+                # SQLite may have rolled back already (a full disk, an I/O error): ROLLBACK only
+                # what is still open, and never let it hide the error that ended the transaction
+                if db.in_transaction:
+                    with suppress(sqlite3.Error):
+                        await db.execute("ROLLBACK")
+                raise
 
     async def run_in_tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn(conn)`` inside one ``BEGIN IMMEDIATE … COMMIT`` transaction as ONE job on the
@@ -261,10 +387,12 @@ class Repository:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 out = fn(conn)
+                conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:  # see tx(): the failed COMMIT of a full disk leaves it open
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
                 raise
-            conn.execute("COMMIT")
             return out
 
         async with self._tx_lock:
@@ -351,12 +479,16 @@ class Repository:
             await db.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", (*vals, table_id, seat))
 
     def _table(self, r: aiosqlite.Row) -> TableRow:
+        """A ``tables`` row, every column checked (:class:`CorruptRow` names what is wrong)."""
         try:
             options = json.loads(r["options"] or "{}")
             if not isinstance(options, dict):
                 raise ValueError("options is not an object")
-        except ValueError as e:
-            raise CorruptRow("tables", r["id"], f"bad options JSON ({e})") from None
+        except (ValueError, TypeError) as e:
+            raise CorruptRow("tables", r["id"], f"bad options JSON ({e})", table_id=r["id"]) from None
+        why = bad_columns(r, TABLE_RULES)
+        if why:
+            raise CorruptRow("tables", r["id"], why, table_id=r["id"])
         return TableRow(
             id=r["id"],
             guild_id=r["guild_id"],
@@ -382,6 +514,7 @@ class Repository:
         )
 
     async def get_table(self, table_id: int) -> TableRow | None:
+        """The table and its seats; raises :class:`CorruptRow` if a row of it is damaged."""
         async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
@@ -391,8 +524,18 @@ class Repository:
         return t
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
+        """The table's seats in order; raises :class:`CorruptRow` for a damaged seat row or a gap."""
         async with self.db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
             rows = await cur.fetchall()
+        for r in rows:
+            why = bad_columns(r, SEAT_RULES)
+            if why is None and r["user_id"] is None and r["ai"] is None:
+                why = "it has neither a player nor an AI"
+            if why:
+                raise CorruptRow("seats", f"(table {table_id}, seat {_shown(r['seat'])})", why, table_id=table_id)
+        for i, r in enumerate(rows):
+            if r["seat"] != i:
+                raise CorruptRow("seats", f"(table {table_id}, seat {i})", f"seat {i} is missing before seat {r['seat']}", table_id=table_id)
         return [
             SeatRow(
                 r["seat"],
@@ -410,8 +553,12 @@ class Repository:
             for r in rows
         ]
 
-    async def tables_with_status(self, *statuses: str, channel_id: int | None = None, unposted: bool = False) -> list[TableRow]:
-        """``unposted``: only tables whose final standings are not posted yet."""
+    async def tables_with_status(
+        self, *statuses: str, channel_id: int | None = None, skipped: list[CorruptRow] | None = None, unposted: bool = False
+    ) -> list[TableRow]:
+        """Tables in one of ``statuses`` (in a channel or its thread); a damaged table is logged,
+        left out, and added to ``skipped`` when given. ``unposted``: only tables whose final
+        standings are not posted yet."""
         q = f"SELECT * FROM tables WHERE status IN ({', '.join('?' for _ in statuses)})"
         if unposted:
             q += " AND final_posted = 0"
@@ -421,22 +568,56 @@ class Repository:
             args += [channel_id, channel_id]
         async with self.db.execute(q + " ORDER BY id", args) as cur:
             rows = await cur.fetchall()
+        return await self._readable_tables(rows, skipped)
+
+    async def tables_to_restore(self, skipped: list[CorruptRow]) -> list[TableRow]:
+        """Every table that is not closed, or whose final standings are still owed (start-up);
+        damaged ones, including a status that is no status at all, go to ``skipped``."""
+        # a finished table whose final standings are not posted yet is restored too (it is owed them)
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE status NOT IN ('finished', 'abandoned') OR (status = 'finished' AND final_posted = 0) ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return await self._readable_tables(rows, skipped)
+
+    async def _readable_tables(self, rows: Iterable[aiosqlite.Row], skipped: list[CorruptRow] | None) -> list[TableRow]:
         out = []
         for r in rows:
             try:
                 t = self._table(r)
+                t.seats = await self.get_seats(t.id)
             except CorruptRow as e:
                 log.error("skipping %s", e)
+                if skipped is not None:
+                    skipped.append(e)
                 continue
-            t.seats = await self.get_seats(t.id)
             out.append(t)
         return out
+
+    async def channel_of(self, table_id: int) -> int | None:
+        """The channel (or thread) a table plays in, read without the rest of its row: a damaged
+        table can still be named where it is."""
+        async with self.db.execute("SELECT channel_id, thread_id FROM tables WHERE id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return next((v for v in (r["thread_id"], r["channel_id"]) if _int(v)), None)
 
     # ---------------------------------------------------------------- the action log
 
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
-        async with self.db.execute("SELECT serial, action FROM actions WHERE table_id = ? ORDER BY serial", (table_id,)) as cur:
-            return [(int(r[0]), str(r[1])) for r in await cur.fetchall()]
+        """The table's action log as ``(serial, text)``; raises :class:`CorruptRow` for a damaged
+        row or a serial out of sequence (the text itself is checked by replaying it)."""
+        async with self.db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY serial", (table_id,)) as cur:
+            rows = await cur.fetchall()
+        for r in rows:
+            why = bad_columns(r, ACTION_RULES)
+            if why:
+                raise CorruptRow("actions", f"(table {table_id}, serial {_shown(r['serial'])})", why, table_id=table_id)
+        for i, r in enumerate(rows):
+            if r["serial"] != i:
+                raise CorruptRow("actions", f"(table {table_id}, serial {i})", f"move {i} is missing before move {r['serial']}", table_id=table_id)
+        return [(int(r["serial"]), str(r["action"])) for r in rows]
 
     async def append_actions(
         self,
@@ -513,10 +694,32 @@ class Repository:
             rows = await cur.fetchall()
         return [TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) for r in rows]
 
-    async def next_timer(self) -> TimerRow | None:
-        async with self.db.execute("SELECT * FROM timers ORDER BY due LIMIT 1") as cur:
+    # a timer the dispatcher can act on; a damaged one is left for ``db check`` (TableService names it)
+    _GOOD_TIMER = (
+        "typeof(table_id) = 'integer' AND typeof(serial) = 'integer' AND typeof(due) IN ('integer', 'real')"
+        " AND typeof(prompt_at) IN ('integer', 'real') AND reminded IN (0, 1)"
+    )
+
+    async def next_timer(self, skip: Iterable[int] = ()) -> TimerRow | None:
+        """The earliest usable timer, leaving out the tables in ``skip`` (paused or retrying)."""
+        left_out = sorted(skip)
+        q = f"SELECT * FROM timers WHERE {self._GOOD_TIMER}"
+        if left_out:
+            q += f" AND table_id NOT IN ({', '.join('?' for _ in left_out)})"
+        async with self.db.execute(q + " ORDER BY due LIMIT 1", left_out) as cur:
             r = await cur.fetchone()
         return TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) if r else None
+
+    async def timer(self, table_id: int) -> TimerRow | None:
+        """The table's timer; raises :class:`CorruptRow` if its row is damaged."""
+        async with self.db.execute("SELECT * FROM timers WHERE table_id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        why = bad_columns(r, TIMER_RULES)
+        if why:
+            raise CorruptRow("timers", f"(table {table_id})", why, table_id=table_id)
+        return TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"]))
 
     async def set_timer(self, table_id: int, serial: int, due: float, prompt_at: float) -> None:
         async with self.tx() as db:
@@ -536,33 +739,110 @@ class Repository:
     # ---------------------------------------------------------------- maintenance
 
     async def check(self) -> list[str]:
-        """Rows a reader would have to skip: bad JSON, impossible values, broken action text."""
+        """Every stored row a reader would have to skip, one line each, in one pass that never
+        stops at a bad row: a column out of its range or type, bad JSON, action text that does not
+        parse, a row whose table or game is gone. (Replaying each table's log through the engine
+        is :meth:`bot.tables.TableService.check_logs`.)"""
         from engine.table.actions import Action
 
         problems: list[str] = []
-        async with self.db.execute("SELECT * FROM tables") as cur:
-            for r in await cur.fetchall():
+
+        async def rows(sql: str) -> list[aiosqlite.Row]:
+            try:
+                async with self.db.execute(sql) as cur:
+                    return list(await cur.fetchall())
+            except sqlite3.Error as e:
+                problems.append(f"{sql.split(' FROM ')[1].split()[0]}: could not be read ({e})")
+                return []
+
+        def each(found: list[aiosqlite.Row], name: str, key: Callable[[aiosqlite.Row], str], test: Callable[[aiosqlite.Row], str | None]) -> None:
+            for r in found:
                 try:
-                    self._table(r)
-                except CorruptRow as e:
-                    problems.append(str(e))
-        async with self.db.execute("SELECT table_id, serial, action FROM actions ORDER BY table_id, serial") as cur:
-            for r in await cur.fetchall():
-                try:
-                    Action.parse(r["action"])
-                except ValueError as e:
-                    problems.append(f"actions row (table {r['table_id']}, serial {r['serial']}): {e}")
-        async with self.db.execute("SELECT game_id, seat, points, place FROM game_players") as cur:
-            for r in await cur.fetchall():
-                if not 1 <= int(r["place"]) <= 4 or abs(int(r["points"])) > 10_000_000:
-                    problems.append(f"game_players row (game {r['game_id']}, seat {r['seat']}): impossible place or points")
-        async with self.db.execute("SELECT id, data FROM games") as cur:
-            for r in await cur.fetchall():
-                try:
-                    json.loads(r["data"])
-                except ValueError as e:
-                    problems.append(f"games row {r['id']}: bad data JSON ({e})")
-        problems += await self.check_standings()
+                    why = test(r)
+                except Exception as e:  # a check must list the row, never stop at it
+                    why = f"it could not be checked ({type(e).__name__}: {e})"
+                if why:
+                    problems.append(f"{name} row {key(r)}: {why}")
+
+        tables = await rows("SELECT * FROM tables ORDER BY id")
+        table_ids = {r["id"] for r in tables}
+
+        def table_test(r: aiosqlite.Row) -> str | None:
+            try:
+                self._table(r)
+            except CorruptRow as e:
+                return e.why
+            return None
+
+        each(tables, "tables", lambda r: str(r["id"]), table_test)
+
+        def owned(kind: str, rules: dict[str, Rule], extra: Callable[[aiosqlite.Row], str | None] | None = None) -> Callable[[aiosqlite.Row], str | None]:
+            def test(r: aiosqlite.Row) -> str | None:
+                whys = [f"its table #{_shown(r['table_id'])} does not exist"] if r["table_id"] not in table_ids else []
+                whys.append(bad_columns(r, rules) or "")
+                if not whys[-1] and extra is not None:
+                    whys.append(extra(r) or "")
+                return "; ".join(w for w in whys if w) or None
+
+            return test
+
+        seats = await rows("SELECT * FROM seats ORDER BY table_id, seat")
+        each(seats, "seats", lambda r: f"(table {_shown(r['table_id'])}, seat {_shown(r['seat'])})",
+             owned("seats", SEAT_RULES, lambda r: "it has neither a player nor an AI" if r["user_id"] is None and r["ai"] is None else None))
+        by_table: dict[Any, list[Any]] = {}
+        for r in seats:
+            by_table.setdefault(r["table_id"], []).append(r["seat"])
+        for tid, numbers in by_table.items():
+            if tid in table_ids and all(_int(n) for n in numbers) and sorted(numbers) != list(range(len(numbers))):
+                problems.append(f"seats of table {tid}: the seats are {sorted(numbers)}, not 0 to {len(numbers) - 1}")
+
+        def action_text(r: aiosqlite.Row) -> str | None:
+            try:
+                Action.parse(r["action"])
+            except ValueError as e:
+                return f"its action {_shown(r['action'])} does not parse ({e})"
+            return None
+
+        actions = await rows("SELECT * FROM actions ORDER BY table_id, serial")
+        each(actions, "actions", lambda r: f"(table {_shown(r['table_id'])}, serial {_shown(r['serial'])})", owned("actions", ACTION_RULES, action_text))
+        serials: dict[Any, list[Any]] = {}
+        for r in actions:
+            serials.setdefault(r["table_id"], []).append(r["serial"])
+        for tid, numbers in serials.items():
+            ints = sorted(n for n in numbers if _int(n))
+            gap = next((i for i, n in enumerate(ints) if n != i), None)
+            if tid in table_ids and gap is not None:
+                problems.append(f"actions of table {tid}: move {gap} is missing, so the moves after it cannot be replayed")
+
+        timers = await rows("SELECT * FROM timers ORDER BY table_id")
+        each(timers, "timers", lambda r: f"(table {_shown(r['table_id'])})", owned("timers", TIMER_RULES))
+
+        games = await rows("SELECT * FROM games ORDER BY id")
+        game_ids = {r["id"] for r in games}
+
+        def game_test(r: aiosqlite.Row) -> str | None:
+            why = bad_columns(r, GAME_RULES)
+            if why is None and r["table_id"] is not None and r["table_id"] not in table_ids:
+                why = f"its table #{r['table_id']} does not exist"
+            return why
+
+        each(games, "games", lambda r: str(r["id"]), game_test)
+        recorded = {r["table_id"] for r in games}
+        for r in tables:
+            if r["status"] == "finished" and r["id"] not in recorded:
+                problems.append(f"tables row {r['id']}: the table is finished but no games row records its game")
+
+        def player_test(r: aiosqlite.Row) -> str | None:
+            whys = [f"its game #{_shown(r['game_id'])} does not exist (deleted while its players remain)"] if r["game_id"] not in game_ids else []
+            whys.append(bad_columns(r, PLAYER_RULES) or "")
+            return "; ".join(w for w in whys if w) or None
+
+        players = await rows("SELECT * FROM game_players ORDER BY game_id, seat")
+        each(players, "game_players", lambda r: f"(game {_shown(r['game_id'])}, seat {_shown(r['seat'])})", player_test)
+        try:
+            problems += await self.check_standings()
+        except Exception as e:  # the standings' own checks: listed, never fatal
+            problems.append(f"the standings could not be checked ({type(e).__name__}: {e})")
         return problems
 
     async def backup(self, dest: str | Path) -> None:
@@ -655,14 +935,22 @@ class Repository:
             data = json.loads(r["data"] or "{}")
             if not isinstance(data, dict):
                 raise ValueError("data is not an object")
-        except ValueError as e:
+        except (ValueError, TypeError) as e:
             raise CorruptRow("games", r["id"], f"bad data JSON ({e})") from None
+        why = bad_columns(r, GAME_RULES)
+        if why:
+            raise CorruptRow("games", r["id"], why, columns=True)
         n = len(lines)
         if n not in (3, 4):
             raise CorruptRow("games", r["id"], f"{n} players")
         for p in lines:
-            if not 1 <= p.place <= n or abs(p.points) > 10_000_000:
-                raise CorruptRow("games", r["id"], f"impossible place or points at seat {p.seat}")
+            if not (_int(p.place) and 1 <= p.place <= n and _int(p.points) and abs(p.points) <= 10_000_000):
+                # not a number at all: a column check() lists row by row (columns=True)
+                raise CorruptRow("games", r["id"], f"impossible place or points at seat {p.seat}", columns=not (_int(p.place) and _int(p.points)))
+        for p in lines:  # the other columns of its game_players rows, as read
+            why = bad_columns({k: getattr(p, k) for k in PLAYER_RULES if hasattr(p, k)}, PLAYER_RULES)
+            if why:
+                raise CorruptRow("games", r["id"], f"seat {_shown(p.seat)}: {why}", columns=True)
         if len({p.player for p in lines}) != n:
             raise CorruptRow("games", r["id"], "the same player twice")
         return GameRow(
@@ -939,8 +1227,10 @@ class Repository:
                 try:
                     self._game(r, lines.get(r["id"], []))
                 except CorruptRow as e:
-                    if "JSON" not in e.why:  # bad data JSON is already listed by check()
+                    if not e.columns and "JSON" not in e.why:  # bad columns and data JSON: listed by check()
                         problems.append(str(e))
+                except (TypeError, ValueError):
+                    pass  # a column of the wrong type: check() lists it, column by column
         async with self.db.execute("SELECT id, before, after FROM audit_log") as cur:
             for r in await cur.fetchall():
                 for col in ("before", "after"):

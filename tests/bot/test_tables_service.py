@@ -15,6 +15,7 @@ async def _table(tmp: Path, **kw: object) -> tuple[Repository, TableService, int
     repo = Repository(tmp / "t.sqlite3")
     await repo.open()
     svc = TableService(repo)
+    svc.new_seed = lambda: "storage-tests"  # a known deal: alice's first decision is a turn with a choice of discards
     t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice", length="tonpuu", **kw)  # type: ignore[arg-type]
     await svc.add_ai(t.id, 3)
     await svc.start(t.id, 10)

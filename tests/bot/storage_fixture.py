@@ -1,0 +1,93 @@
+"""A real SQLite file with one table in each state, for the storage tests (no Discord).
+
+Table A (alice) and table B (bob) are playing against three AI seats, table C (carol) is open,
+table D was played to the end by four AI seats (its games and game_players rows). Every deal is
+seeded, so the file is the same on every run.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.standings.service import StandingsService
+from bot.storage.repository import Repository
+from bot.tables import TableService
+
+ALICE, BOB, CAROL, DAVE = 10, 11, 12, 13
+
+
+@dataclass(frozen=True)
+class Fixture:
+    path: Path
+    a: int  # playing, alice's turn
+    b: int  # playing, bob's turn
+    c: int  # open, carol seated
+    d: int  # finished, recorded as a game
+    game: int  # the games row of table D
+
+
+async def _playing(svc: TableService, user: int, name: str, channel: int, seed: str, moves: int) -> int:
+    svc.new_seed = lambda: seed
+    t = await svc.open_table(guild_id=1, channel_id=channel, opener_id=user, opener_name=name, length="tonpuu")
+    await svc.add_ai(t.id, 3)
+    await svc.start(t.id, user)
+    for _ in range(moves):  # the human plays its first legal discard (or passes)
+        seat = t.seat_of(user)
+        g = t.game
+        assert g is not None and seat is not None and seat in t.humans_to_act()
+        legal = list(g.legal_actions(seat))
+        a = next((x for x in legal if x.type.name in ("DISCARD", "PASS")), legal[0])
+        await svc.act(t.id, user, a.text, t.decision_serial())
+    seat = t.seat_of(user)
+    assert seat is not None and seat in t.humans_to_act()
+    return t.id
+
+
+async def build(path: Path) -> Fixture:
+    repo = Repository(path)
+    await repo.open()
+    StandingsService(repo)  # records finished games as the bot does (player keys, ratings)
+    svc = TableService(repo)
+    a = await _playing(svc, ALICE, "alice", 100, "storage-tests", 3)
+    b = await _playing(svc, BOB, "bob", 200, "storage-tests-b", 1)
+    svc.new_seed = lambda: "storage-tests-c"
+    c = (await svc.open_table(guild_id=1, channel_id=300, opener_id=CAROL, opener_name="carol")).id
+    svc.new_seed = lambda: "storage-tests-d"
+    t = await svc.open_table(guild_id=1, channel_id=400, opener_id=DAVE, opener_name="dave", length="tonpuu")
+    await svc.leave(t.id, DAVE)
+    await svc.add_ai(t.id, 4)
+    await svc.start(t.id, DAVE)
+    assert t.game is not None and t.game.over
+    game = await repo.game_for_table(t.id)
+    assert game is not None
+    # its results and final standings went out (the presenter counts them): nothing owed at a restart
+    await repo.set_table(t.id, results_posted=len(t.game.results), final_posted=1)
+    await repo.close()
+    return Fixture(path, a, b, c, t.id, game.id)
+
+
+def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of the table-related tables, to compare before and after."""
+    con = sqlite3.connect(path)
+    try:
+        return {
+            name: sorted(con.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
+            for name in ("tables", "seats", "actions", "timers", "games", "game_players")
+        }
+    finally:
+        con.close()
+
+
+def corrupt(path: Path, sql: str, args: tuple[object, ...] = ()) -> None:
+    """A hand edit as an operator would make it: foreign keys and CHECK constraints not enforced."""
+    con = sqlite3.connect(path)
+    try:
+        con.execute("PRAGMA foreign_keys=OFF")
+        con.execute("PRAGMA ignore_check_constraints=ON")
+        cur = con.execute(sql, args)
+        assert cur.rowcount >= 1, sql
+        con.commit()
+    finally:
+        con.close()
