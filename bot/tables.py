@@ -45,6 +45,14 @@ class TableError(Exception):
     """A request the table refuses; the message is a plain sentence for the user."""
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """What a user typed, quoted in a sentence: clipped, and without characters that cannot be
+    shown (control characters, lone surrogates) or that Discord would format."""
+    clean = "".join(ch if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF else "�" for ch in text)
+    clean = clean.replace("`", "'")
+    return f"'{clean[:limit]}…'" if len(clean) > limit else f"'{clean}'"
+
+
 class StorageError(TableError):
     """The database refused a write (read-only, disk full, locked): the request was not applied
     and the table is exactly what storage holds; the message says so in one sentence."""
@@ -141,7 +149,7 @@ def length_of(name: str, length: str | None) -> Length:
     if m and choices[0].value.endswith("hands") and 1 <= int(m[1]) <= 60:
         n = int(m[1])
         return Length(f"{n}-hands", f"{n} hands", {"ct": {"table_hands": n}})
-    raise TableError(f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not '{length}'")
+    raise TableError(f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not {quoted(length)}")
 
 
 @dataclass(slots=True)
@@ -204,7 +212,7 @@ def ruleset_for_table(name: str, length: str | None = None) -> Ruleset:
     if name not in PLAYABLE:
         if name in ruleset_names():
             raise TableError(f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(PLAYABLE)}")
-        raise TableError(f"unknown ruleset '{name}': choose one of {', '.join(PLAYABLE)}")
+        raise TableError(f"unknown ruleset {quoted(name)}: choose one of {', '.join(PLAYABLE)}")
     try:
         rs = find_ruleset(name)
     except UnknownRuleset as e:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
@@ -270,6 +271,50 @@ class Play(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(ActionButton, RiichiChooser, ConfirmDiscard, ShowHand)
         self.bot.presenter.close()  # stops the render worker process
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button that looks like ours but is no button we make (forged, or from a version of the
+        bot that made other ones): one sentence instead of Discord's "This interaction failed".
+        Buttons of other prefixes are not ours to answer."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        cid = str((interaction.data or {}).get("custom_id", ""))
+        if not _OURS.match(cid):
+            return
+        # discord.py runs a button only if the clicked message has it (Discord's clients can only
+        # press those); anything else reaching us is answered here
+        if any(p.fullmatch(cid) for p in _templates()) and cid in _custom_ids(interaction.message):
+            return
+        with suppress(discord.HTTPException):
+            await interaction.response.send_message("That button is not one I know, so nothing changed.", ephemeral=True)
+
+
+#: the custom_id prefixes this bot's buttons use
+_OURS = re.compile(r"^(mj[a-z]?|lb|lkr):")
+
+
+def _custom_ids(message: discord.Message | None) -> set[str]:
+    out: set[str] = set()
+    for row in message.components if message is not None else []:
+        for c in getattr(row, "children", [row]):
+            cid = getattr(c, "custom_id", None)
+            if cid:
+                out.add(cid)
+    return out
+
+
+def _templates() -> list[re.Pattern[str]]:
+    """The custom_id templates of every DynamicItem defined (every button this bot makes)."""
+    out: list[re.Pattern[str]] = []
+    todo: list[type[Any]] = [discord.ui.DynamicItem]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            pattern = getattr(sub, "__discord_ui_compiled_template__", None)
+            if pattern is not None:
+                out.append(pattern)
+    return out
 
 
 async def setup(bot: JantakuBot) -> None:

@@ -91,6 +91,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         else:
             log.exception("command failed", exc_info=original)
             text = "Something went wrong on my side; nothing was changed. Please try again."
+        text = text[:2000]  # Discord's limit for a message
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
