@@ -52,7 +52,6 @@ from bot.tables import Table, TableService, Update
 from engine.notation import MeldType
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, WinResult
-from engine.tiles import RED
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
@@ -896,14 +895,8 @@ class Presenter:
         """The arguments of ``render_hand`` for this seat's hand picture."""
         g = t.game
         assert g is not None
-        st = g.seats[seat]
-        tiles = [g.code(x) for x in st.tiles]
-        drawn = None
-        if g.current == seat and g.drawn >= 0 and g.phase is Phase.TURN and g.drawn in st.tiles:
-            drawn = g.code(g.drawn)
-            tiles.remove(drawn)
-        tiles.sort(key=lambda c: (c & ~RED, c & RED))
-        melds = [vr.meld_of(g, m) for m in st.melds] + vr.hand_extras(g, seat)
+        tiles, drawn = vr.hand_tiles(g, seat)  # the order the discard buttons follow
+        melds = [vr.meld_of(g, m) for m in g.seats[seat].melds] + vr.hand_extras(g, seat)
         wind = WINDS[vr.seat_wind(g, seat)]
         title = f"Table #{t.id} · {round_text(g)} · you are {wind} · {g.scores[seat]} {vr.score_unit(g)}"
         return (tiles, melds, drawn), {"title": title}
