@@ -16,6 +16,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.devserver import DiscordServer
 from tests.bot.harness import Club, club
 
@@ -88,15 +90,20 @@ def test_a_click_is_answered_with_the_new_hand(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
-def test_async_table_pings_once_per_decision(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["async", "live"])
+def test_a_table_that_pings_notifies_once_per_decision(tmp_path: Path, mode: str) -> None:
+    """Async tables ping by default; a live table when the club turns pings on."""
+    opts: dict[str, object] = {"length": "tonpuu", "mode": mode}
+    opts.update({"hours": 24} if mode == "async" else {"pings": True, "turn_timer": 600})
+
     async def main() -> None:
         async with club(tmp_path) as c:
-            await c.slash("alice", "table open", {"length": "tonpuu", "mode": "async", "hours": 24})
+            await c.slash("alice", "table open", opts)
             await c.slash("alice", "table add-ai", {"seats": 3})
             await c.slash("alice", "table start", {})
             alice = c.users["alice"].id
             t = c.bot.service.tables[1]
-            assert t.row.pings  # async tables ping by default
+            assert t.row.pings
             decisions: list[int] = []
             calls = 0
             for _ in range(8):
@@ -110,7 +117,9 @@ def test_async_table_pings_once_per_decision(tmp_path: Path) -> None:
 
                 (timer,) = await c.bot.repo.timers()
                 window = timer.due - timer.prompt_at
-                if t.game.phase in (Phase.CALL, Phase.CHANKAN):  # type: ignore[union-attr]
+                if mode == "live":
+                    pass  # the live clock: the turn's seconds and the time bank
+                elif t.game.phase in (Phase.CALL, Phase.CHANKAN):  # type: ignore[union-attr]
                     calls += 1
                     assert abs(window - t.row.call_seconds) < 1, window
                 else:
