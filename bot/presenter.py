@@ -243,7 +243,9 @@ class PresenterOptions:
     update); ``table_edits_per_s``: table pictures edited per second over all tables (Discord
     allows a bot token 50 requests/s in all: the pictures, the least urgent, take at most this
     share of it; 0 = no limit); ``bot_requests_per_s``: every bot-token request the presenter
-    makes, spaced to stay under that 50/s (interaction routes are not counted by Discord); ``concurrent``: updates (of any tables) worked on at once, hands before table
+    makes, spaced to stay under that 50/s (interaction routes are not counted by Discord);
+    ``channel_requests_per_s``: messages and edits in one channel (Discord: about 5 per 5 s per
+    channel, shared by the tables that play there); ``concurrent``: updates (of any tables) worked on at once, hands before table
     pictures (0 = no limit); ``png``: how pictures are encoded (None = :mod:`bot.render.pictures`'
     defaults)."""
 
@@ -253,6 +255,7 @@ class PresenterOptions:
     png: PngOptions | None = None
     table_edits_per_s: float = 20.0
     bot_requests_per_s: float = 40.0
+    channel_requests_per_s: float = 1.0
 
 
 class Pacer:
@@ -683,6 +686,7 @@ class Presenter:
         # every request on the bot's token, spaced under Discord's 50/s for the whole token (a
         # burst over it is a global 429, which stops every request of the bot for a while)
         self._pace = Pacer(self.options.bot_requests_per_s)
+        self._channel_pacers: dict[int, Pacer] = {}
         self._dealt: dict[tuple[int, int], int] = {}  # (table, seat) → the hand its message shows
         self.gate = Gate(self.options.concurrent, bot.responses.settled)
 
@@ -701,6 +705,16 @@ class Presenter:
             await self._pace()
             ch = await self.bot.fetch_channel(cid)
         return ch
+
+    async def _pace_in(self, t: Table) -> None:
+        """Wait for a turn to send to the table's channel: its share of the channel's ~5 per 5 s
+        (every table there takes turns), then of the bot token's 50/s."""
+        cid = t.row.thread_id or t.row.channel_id
+        pacer = self._channel_pacers.get(cid)
+        if pacer is None:
+            pacer = self._channel_pacers[cid] = Pacer(self.options.channel_requests_per_s)
+        await pacer()
+        await self._pace()
 
     def saw(self, snowflake: int) -> None:
         """Note an id Discord just made: the newest one tells Discord's time (message ages are
@@ -814,13 +828,13 @@ class Presenter:
         ch = await self.channel(t)
         while t.row.results_posted < len(g.results):
             i = t.row.results_posted
-            await self._pace()
+            await self._pace_in(t)
             await self.post_result(ch, t, i)
             t.row.results_posted = i + 1
             await self.service.repo.set_table(t.id, results_posted=i + 1)
 
     async def _post_final(self, t: Table) -> None:
-        await self._pace()
+        await self._pace_in(t)
         await self.post_final(await self.channel(t), t)
         t.row.final_posted = True
         await self.service.repo.set_table(t.id, final_posted=1)
@@ -855,7 +869,7 @@ class Presenter:
         # a new hand gets a new table message (the old one stays as that hand's history), and so
         # does a message about to be an hour old: Discord limits the edits of those (30046)
         fresh = p.hand == hand and t.row.message_id is not None and self.age(t.row.message_id) < TABLE_MESSAGE_AGE
-        await self._pace()
+        await self._pace_in(t)
         if t.row.message_id and (fresh or (g is not None and g.over)):
             msg = ch.get_partial_message(t.row.message_id)
             try:
@@ -1169,7 +1183,7 @@ class Presenter:
                 state = None
         if t.row.pings and acting and new_decision:
             ch = await self.channel(t)
-            await self._pace()
+            await self._pace_in(t)
             await ch.send(
                 f"<@{seat.user_id}>, your move at table #{t.id}: **Show my hand** on the table message.",
                 allowed_mentions=discord.AllowedMentions(users=True),
