@@ -28,6 +28,7 @@ import os
 import pickle
 import sys
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -244,8 +245,8 @@ class PresenterOptions:
     allows a bot token 50 requests/s in all: the pictures, the least urgent, take at most this
     share of it; 0 = no limit); ``bot_requests_per_s``: every bot-token request the presenter
     makes, spaced to stay under that 50/s (interaction routes are not counted by Discord);
-    ``channel_requests_per_s``: messages and edits in one channel (Discord: about 5 per 5 s per
-    channel, shared by the tables that play there); ``concurrent``: updates (of any tables) worked on at once, hands before table
+    ``channel_requests_per_5s``: messages and edits in one channel (Discord: about 5 per 5 s per
+    channel, shared by the tables that play there; one is left for what is not paced); ``concurrent``: updates (of any tables) worked on at once, hands before table
     pictures (0 = no limit); ``png``: how pictures are encoded (None = :mod:`bot.render.pictures`'
     defaults)."""
 
@@ -253,27 +254,32 @@ class PresenterOptions:
     table_interval: float = 1.0
     concurrent: int = 8
     png: PngOptions | None = None
-    table_edits_per_s: float = 20.0
-    bot_requests_per_s: float = 40.0
-    channel_requests_per_s: float = 1.0
+    table_edits_per_s: int = 20
+    bot_requests_per_s: int = 40
+    channel_requests_per_5s: int = 4
 
 
 class Pacer:
-    """At most ``rate`` passes per second, in the order asked (a spacing, not a burst bucket)."""
+    """At most ``limit`` passes in any ``per`` seconds (a sliding window over the passes' times,
+    so a stalled event loop that wakes with many waiters still lets only ``limit`` through)."""
 
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self._next = 0.0
+    def __init__(self, limit: int, per: float = 1.0) -> None:
+        self.limit = limit
+        self.per = per
+        self._passed: deque[float] = deque()
 
     async def __call__(self) -> None:
-        if self.rate <= 0:
+        if self.limit <= 0:
             return
         loop = asyncio.get_running_loop()
-        now = loop.time()
-        at = max(now, self._next)
-        self._next = at + 1.0 / self.rate
-        if at > now:
-            await asyncio.sleep(at - now)
+        while True:
+            now = loop.time()
+            while self._passed and now - self._passed[0] >= self.per:
+                self._passed.popleft()
+            if len(self._passed) < self.limit:
+                self._passed.append(now)
+                return
+            await asyncio.sleep(self.per - (now - self._passed[0]) + 0.001)
 
 
 class Gate:
@@ -712,7 +718,7 @@ class Presenter:
         cid = t.row.thread_id or t.row.channel_id
         pacer = self._channel_pacers.get(cid)
         if pacer is None:
-            pacer = self._channel_pacers[cid] = Pacer(self.options.channel_requests_per_s)
+            pacer = self._channel_pacers[cid] = Pacer(self.options.channel_requests_per_5s, 5.0)
         await pacer()
         await self._pace()
 
