@@ -566,8 +566,10 @@ class HandState:
 
     @property
     def shows(self) -> tuple[Any, ...]:
-        """What a message showing this state shows (the buttons follow from the decision)."""
-        return (self.content, self.decision if self.view is not None else -1, self.sig)
+        """What a message showing this state shows: its text, its buttons (their custom_ids say
+        what each does) and the hand drawn."""
+        buttons = tuple(getattr(c, "custom_id", None) for c in self.view.children) if self.view is not None else ()
+        return (self.content, buttons, self.sig)
 
 
 class ClickAnswer:
@@ -999,6 +1001,15 @@ class Presenter:
         """Send the hand of every human who must act now, and of those whose buttons just went
         stale (so no old button stays up); everyone after a restart."""
         await asyncio.gather(*self._hands_due(t, everyone=everyone))
+
+    async def refresh_hand(self, t: Table, seat: int) -> None:
+        """Show a player's hand again though the game did not move (a standing order changed what
+        its buttons do)."""
+        g = t.game
+        if g is None or g.over or t.seats[seat].ai is not None or t.seats[seat].user_id is None:
+            return
+        self._shown.pop((t.id, seat), None)
+        await self._send_seat(t, seat, seat in self._prompted.get(t.id, set()))
 
     def _hands_due(self, t: Table, *, everyone: bool = False) -> list[asyncio.Task[None]]:
         """Start sending the hands that changed meaning: of the humans who act now, of those whose

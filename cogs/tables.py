@@ -274,6 +274,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         else:
             text = f"Auto-{what} is now {'on' if on else 'off'} for you at table #{t.id}."
         await interaction.response.send_message(text, ephemeral=True)
+        seat = t.seat_of(interaction.user.id)
+        if what == "confirm-discard" and seat is not None:
+            await self.bot.presenter.refresh_hand(t, seat)  # its discard buttons change meaning now
 
 
 async def setup(bot: JantakuBot) -> None:
