@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, play_out
 
 GENERIC = "Something went wrong"
 
@@ -30,24 +30,6 @@ def _game(c: Club, players: list[tuple[str, int]]) -> dict[str, Any]:
         opts[f"p{i}"] = p if p.startswith("guest:") else _m(c, p)
         opts[f"s{i}"] = s
     return opts
-
-
-async def _play_out(c: Club, humans: list[str], table: int) -> None:
-    for _ in range(5000):
-        t = c.bot.service.tables.get(table)
-        if t is not None and t.game is not None and t.game.over:
-            return
-        moved = False
-        for who in humans:
-            mid, live = c.live_buttons(who, table)
-            if live:
-                rec = await c.server.click(c.users[who].id, mid, live[0])
-                await rec.response()
-                moved = True
-                break
-        if not moved:
-            await asyncio.sleep(0.01)
-    raise AssertionError("the game did not finish")
 
 
 async def _setup(c: Club) -> None:
@@ -69,7 +51,7 @@ async def _setup(c: Club) -> None:
     await c.slash("alice", "table open", {"length": "tonpuu"})
     await c.slash("alice", "table add-ai", {"seats": 3})
     await c.slash("alice", "table start", {})
-    await _play_out(c, ["alice"], 1)
+    await play_out(c, ["alice"])
     for _ in range(200):  # the game is recorded with the last action, a moment after the last click
         await asyncio.sleep(0.05)
         con = sqlite3.connect(c.db)
