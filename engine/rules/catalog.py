@@ -49,7 +49,7 @@ class OptionSpec:
 
     @property
     def changed(self) -> bool:
-        return self.value != self.default
+        return bool(self.value != self.default)
 
     def allowed(self) -> str:
         """The allowed values, as a person reads them."""
@@ -270,7 +270,9 @@ def _kind(hint: Any, value: Any, choices: tuple[str, ...]) -> str:
 
 def _get(rs: Ruleset, key: str) -> Any:
     first, *rest = key.split(".")
-    obj: Any = getattr(rs, first) if first in {f.name for f in fields(rs)} and first != "options" else rs.options
+    obj: Any = (
+        getattr(rs, first) if first in {f.name for f in fields(rs)} and first != "options" else rs.options
+    )
     if obj is rs.options:
         rest = key.split(".")
     for part in rest:
