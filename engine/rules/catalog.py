@@ -293,3 +293,16 @@ def _clip(text: str, n: int = 40) -> str:
 def _sentence(text: str) -> str:
     text = text.strip().splitlines()[0] if text.strip() else "that value cannot be played"
     return _clip(text, 200)
+
+
+def differences(a: Ruleset, b: Ruleset) -> list[str]:
+    """How ``b``'s rules differ from ``a``'s, one line per option (``kuitan: true here, false
+    there``), or one line when they are different rulesets altogether. Empty when they play alike."""
+    if a.name != b.name or a.players != b.players:
+        return [f"a different ruleset: {b.name} ({b.players} players), not {a.name} ({a.players} players)"]
+    theirs = {s.key: s.value for s in option_specs(b)}
+    return [
+        f"{s.key}: {show_value(s.value)} here, {show_value(theirs[s.key])} there"
+        for s in option_specs(a)
+        if s.key in theirs and theirs[s.key] != s.value
+    ]

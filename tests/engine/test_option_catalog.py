@@ -5,6 +5,7 @@ refused in one sentence; the riichi options carry rule ids that exist in rules/r
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,32 @@ def test_a_profile_of_several_changes_is_what_the_engine_plays() -> None:
     rs = set_option(set_option(find_ruleset("riichi"), "kuitan", "false"), "multi_ron", "head_bump")
     assert rs.options.kuitan is False and rs.options.multi_ron == "head_bump"
     assert rs.options_dict() == {"kuitan": False, "multi_ron": "head_bump"}
+
+
+def test_differences_name_each_option_that_differs() -> None:
+    """What /result import tells an organiser when a log's rules are not the season's."""
+    from engine.rules.catalog import differences
+
+    club = set_option(find_ruleset("riichi"), "kuitan", "false")
+    assert differences(find_ruleset("riichi"), find_ruleset("riichi")) == []
+    assert differences(club, find_ruleset("riichi")) == ["kuitan: false here, true there"]
+    assert differences(find_ruleset("riichi"), find_ruleset("mleague"))[0].startswith(
+        "a different ruleset: mleague"
+    )
+    mleague_like = replace(find_ruleset("riichi"), options=find_ruleset("mleague").options)
+    lines = differences(find_ruleset("riichi"), mleague_like)
+    # riichi.md §18: M-League differs in uma, tobi, agari-yame, head bump, kiriage, nagashi, abortive draws, kazoe, pao
+    assert {line.split(":")[0].split(".")[0] for line in lines} == {
+        "uma",
+        "tobi",
+        "agari_yame",
+        "multi_ron",
+        "kiriage",
+        "nagashi_mangan",
+        "abortive_draws",
+        "kazoe",
+        "pao",
+    }
+    assert differences(find_ruleset("riichi"), find_ruleset("sanma"))[0].startswith(
+        "a different ruleset: sanma"
+    )
