@@ -25,7 +25,8 @@ def main(argv: list[str]) -> int:
             img = Image.open(out / style / f"{name}.png").convert("RGB")
             if img.width > PHONE_W:
                 img = img.resize((PHONE_W, round(img.height * PHONE_W / img.width)), Image.Resampling.LANCZOS)
-            img.save(out / style / "phone" / f"{name}.png", optimize=True)
+            small = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            small.save(out / style / "phone" / f"{name}.png", optimize=True)
             print(f"{out}/{style}/{name}.png  {size / 1024:6.1f} KB  {ms:6.1f} ms")
     return 0
 
