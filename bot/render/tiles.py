@@ -1,8 +1,17 @@
-"""Tile pictures drawn with Pillow, cached per (code, size, variant).
+"""Tile pictures drawn with Pillow, cached per (code, size, variant, style).
 
 Every face is drawn once on a 180×240 design canvas and scaled down with Lanczos, which gives
 smooth (anti-aliased) circles and text at the small sizes Discord previews show. A face is a white
-rounded tile with an amber border (thicker at the bottom for a little depth) and:
+rounded tile with an amber border (thicker at the bottom for a little depth) and, in two styles:
+
+``"faces"`` (the default): the real tile artwork — FluffyStuff's riichi-mahjong-tiles (CC0), the
+PNGs in ``faces/`` beside this module (made once by ``tools/make_tile_faces.py``; ``faces/NOTICE.md``)
+pasted into the face area: 一萬…九萬, the coins, the bamboos, 東南西北, 發, 中 and the artwork's own
+red fives (red, with a dot). The artwork has no flowers and a blank white dragon, so those are the
+drawn ones of the letters style: a blue frame (no letters) for the white dragon — chinitsu_toutenkou's
+wildcard stays unmistakable — and the numbered flowers 1f..8f. The back is the drawn back.
+
+``"letters"`` (for newcomers):
 
 * man / pin / sou: a big rank digit over a suit mark — a red "m" (or 萬 with a CJK font), a drawn
   coin, drawn bamboo bars; digits are tinted per suit (black, blue, green);
@@ -10,14 +19,23 @@ rounded tile with an amber border (thicker at the bottom for a little depth) and
 * winds: E S W N; dragons: a blue frame "Wh", green "Gr", red "Rd" — the names buttons and texts
   use (:mod:`bot.render.names`); with a CJK font 東南西北 / 白 發 中 with that name in a corner;
 * flowers 1f..8f: the number in a flower colour over a drawn five-petal flower;
-* a face-down back; sideways (rotated 90°) and dimmed (called-away) variants.
+* a face-down back; sideways (rotated 90°) and dimmed (called-away) variants (both styles).
 
-Images returned are shared cache entries: paste them, never draw on them.
+The style is ``tile_image(..., style=...)``; left out, it is the one :func:`tile_style` set for the
+current context ("faces" unless set). Pictures are drawn in render worker processes, so the bot
+passes the style down to them rather than setting it around a call. Images returned are shared
+cache entries: paste them, never draw on them.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from importlib import resources
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
@@ -27,12 +45,24 @@ from .fonts import cjk_font, font
 from .names import HONOR_NAMES
 
 __all__ = [
+    "ART_BOX",
+    "ART_FILES",
     "BACK",
     "FELT",
+    "STYLES",
+    "Style",
+    "art_path",
     "tile_image",
     "tile_size",
+    "tile_style",
     "warm_up",
 ]
+
+log = logging.getLogger(__name__)
+
+Style = Literal["faces", "letters"]
+STYLES: tuple[Style, ...] = ("faces", "letters")
+_STYLE: ContextVar[Style] = ContextVar("jantaku_tile_style", default="faces")
 
 RGB = tuple[int, int, int]
 
@@ -42,6 +72,19 @@ DW, DH = 180, 240
 FX0, FY0, FX1, FY1 = 9, 9, DW - 10, DH - 22
 
 BACK = -1  # pseudo code for a face-down tile
+
+# where the artwork goes on the design canvas: 150×200 (the artwork's 3:4), centred in the face area
+ART_BOX = (15, 14, 165, 214)
+WHITE = HONOR_BASE + 4
+
+_SUITS = ("Man", "Pin", "Sou")
+_HONOURS = ("Ton", "Nan", "Shaa", "Pei", "", "Hatsu", "Chun")  # the artwork's white (Haku) is blank
+#: tile code -> the artwork's file name (without .png) for every face the artwork draws
+ART_FILES: dict[int, str] = {
+    **{k: f"{_SUITS[k // 9]}{k % 9 + 1}" for k in range(HONOR_BASE)},
+    **{k | RED: f"{_SUITS[k // 9]}5-Dora" for k in (4, 13, 22)},
+    **{HONOR_BASE + h: n for h, n in enumerate(_HONOURS) if n},
+}
 
 FELT = (22, 84, 58)
 BORDER = (214, 138, 40)
@@ -224,33 +267,96 @@ def _draw_face(code: int) -> Image.Image:
     return img
 
 
+def art_path(name: str) -> resources.abc.Traversable:
+    """The bundled artwork file ``name`` (an :data:`ART_FILES` value, or ``NOTICE.md``)."""
+    return resources.files(__package__ or "bot.render").joinpath(
+        "faces", name if "." in name else f"{name}.png"
+    )
+
+
+@lru_cache(maxsize=64)
+def _art(name: str) -> Image.Image | None:
+    try:
+        with art_path(name).open("rb") as f:
+            img = Image.open(f)
+            img.load()
+    except OSError as e:  # a broken install: say so once per face, draw the letters instead
+        log.warning("tile face %s is missing (%s): drawing its letter face", name, e)
+        return None
+    return img.convert("RGBA")
+
+
+def _draw_art(code: int) -> Image.Image:
+    if code == WHITE:  # the artwork's white is blank: the letters style's blue frame, no letters
+        img, d = _base()
+        _face(d)
+        d.rounded_rectangle(
+            (FX0 + 12, FY0 + 14, FX1 - 12, FY1 - 14), radius=12, outline=DRAGON_BLUE, width=10
+        )
+        return img
+    name = ART_FILES.get(code)
+    art = _art(name) if name is not None else None
+    if art is None:  # the back, the flowers (not in the artwork), or a face missing from the install
+        return _draw_face(code)
+    img, d = _base()
+    _face(d)
+    img.alpha_composite(art, (ART_BOX[0], ART_BOX[1]))
+    return img
+
+
 def _check(code: int) -> None:
     if code != BACK and not (0 <= code & ~RED < NUM_KINDS_WITH_FLOWERS and code >= 0):
         raise ValueError(f"not a tile code: {code!r}")
 
 
 @lru_cache(maxsize=512)
-def _design(code: int) -> Image.Image:
+def _design(code: int, style: Style) -> Image.Image:
     _check(code)
-    return _draw_face(code)
+    return _draw_art(code) if style == "faces" else _draw_face(code)
 
 
-def warm_up(widths: tuple[int, ...] = (54, 34, 28)) -> None:
+def _style(style: str | None) -> Style:
+    if style is None:
+        return _STYLE.get()
+    if style not in STYLES:
+        raise ValueError(f"tile style must be one of {', '.join(STYLES)}, not {style!r}")
+    return style
+
+
+@contextmanager
+def tile_style(style: Style) -> Iterator[None]:
+    """Within the block, tiles drawn without a ``style`` keyword use ``style`` (this thread or task
+    only; a render worker process keeps its own default, so the bot passes the style to it)."""
+    token = _STYLE.set(_style(style))
+    try:
+        yield
+    finally:
+        _STYLE.reset(token)
+
+
+def warm_up(widths: tuple[int, ...] = (54, 34, 28), style: Style | None = None) -> None:
     """Draw every face at ``widths`` now (about 0.15 s) so the first pictures are fast."""
     for w in widths:
         for code in [*range(NUM_KINDS_WITH_FLOWERS), 4 | RED, 13 | RED, 22 | RED, BACK]:
-            tile_image(code, w)
+            tile_image(code, w, style=style)
 
 
-@lru_cache(maxsize=4096)
-def tile_image(code: int, width: int, *, sideways: bool = False, dim: bool = False) -> Image.Image:
+def tile_image(
+    code: int, width: int, *, sideways: bool = False, dim: bool = False, style: Style | None = None
+) -> Image.Image:
     """The RGBA picture of ``code`` (or :data:`BACK`) ``width`` px wide when upright.
 
     ``sideways`` rotates it a quarter turn counter-clockwise (riichi discards, called tiles);
-    ``dim`` greys it out (a discard called away by another player).
+    ``dim`` greys it out (a discard called away by another player); ``style`` is "faces" (the
+    artwork) or "letters", by default the :func:`tile_style` in force ("faces").
     """
+    return _tile_image(code, width, sideways, dim, _style(style))
+
+
+@lru_cache(maxsize=4096)
+def _tile_image(code: int, width: int, sideways: bool, dim: bool, style: Style) -> Image.Image:
     w, h = tile_size(width)
-    img = _design(code).resize((w, h), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    img = _design(code, style).resize((w, h), Image.Resampling.LANCZOS, reducing_gap=2.0)
     if dim:
         grey = Image.new("RGBA", img.size, (120, 120, 120, 255))
         a = img.getchannel("A")
