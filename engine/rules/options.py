@@ -238,8 +238,9 @@ EMA = RiichiOptions(
     pao=("daisangen", "daisuushii"),  # EMA 2016 §3.3.9 "Liability: third melded dragon pung
     # and fourth melded wind pung"
     renhou="mangan",  # EMA 2016 notes: "Renho (Blessing of Man) is a mangan, not a yakuman"
-    double_wind_pair_fu=2,  # EMA 2016 §4.1.1: not found in the text read; 2 as in public EMA-2016
-    # scorers (check against the book)
+    double_wind_pair_fu=4,  # EMA 2016 §4.1.1: not found in the text read. Public scorers differ
+    # (riichi-pointer-js adds the seat and prevalent wind pair minipoints: 4; a Rust scorer's
+    # EMA2016 says 2 "TODO: verify"); the sum of the two pair items chosen (check the book)
     kita=False,  # a 4-player rule
     tsumo_loss=True,  # 3-player only: unused with 4 players
     honba_ron=300,  # EMA 2016 §3.4.10: each counter adds 300 to a winning hand
@@ -300,7 +301,8 @@ WRC = RiichiOptions(
     pao=("daisangen", "daisuushii"),  # WRC §6.2 "Liability payment" (2022 changes: third dragon,
     # fourth wind); the 2014 errata: no liability for suukantsu feeding
     renhou="mangan",  # WRC §6.5.4 "Mangan yaku" (2014 errata: cumulative with yaku and dora)
-    double_wind_pair_fu=2,  # WRC §6.3: not read; 2 as in public WRC-2022 scorers (check)
+    double_wind_pair_fu=4,  # WRC §6.3: not read; public scorers differ (riichi-pointer-js 4, a
+    # Rust WRC2022 scorer 2); as EMA, the seat and prevailing wind items added (check the book)
     kita=False,  # a 4-player rule
     tsumo_loss=True,  # 3-player only: unused with 4 players
     honba_ron=300,  # WRC §5.7.7: each continuance counter adds 300 points
