@@ -215,7 +215,8 @@ EMA = RiichiOptions(
     return_points=30000,  # no oka: the session score is (points - 30000) / 1000 + uma
     uma=(15, 5, -5, -15),  # EMA 2016 notes: "Uma is changed to 15,000/5,000/-5,000/-15,000"
     tobi=False,  # EMA 2016 §3.6: the hanchan is played out below zero (not read; Pantheon's EMA)
-    agari_yame=False,  # EMA 2016 §3.6: no ending on the all-last dealer's win (not read; Pantheon)
+    agari_yame=False,  # EMA 2016 §3.6 (not read): riichi.wiki, "End game scenarios": a dealer
+    # who wins all last always starts a new renchan "in WRC rules, EMA rules"
     tenpai_yame=False,  # EMA 2016 §3.4.11: the tenpai dealer repeats (not read; as WRC §5.7.8)
     west_extension=False,  # EMA 2016 §3.6: the game is the East and South rounds
     extension_renchan_continues=False,  # no extension round, so nothing to continue
@@ -277,7 +278,7 @@ WRC = RiichiOptions(
     uma=(15, 5, -5, -15),  # WRC §5.9.2: +15 / +5 / -5 / -15 (riichi.wiki)
     tobi=False,  # WRC §5.9: no bust (not read; Pantheon's WRC ruleset; riichi.wiki's infobox
     # says "Game end": ambiguous, tournament practice chosen)
-    agari_yame=False,  # WRC §5.9.1 "No agari yame"
+    agari_yame=False,  # WRC §5.9.1 "No agari yame" (and riichi.wiki, "End game scenarios")
     tenpai_yame=False,  # WRC §5.7.8: the tenpai dealer stays East
     west_extension=False,  # WRC §5.8-5.9: East and South rounds only
     extension_renchan_continues=False,  # no extension round, so nothing to continue
