@@ -211,8 +211,8 @@ MAHJONGSOUL = RiichiOptions(double_yakuman=True)
 EMA = RiichiOptions(
     players=4,
     red_fives=(0, 0, 0),  # EMA 2016 notes: "Red fives have been removed"
-    start_points=30000,  # EMA 2016 §5.9 (not read; Pantheon's EMA ruleset and riichi.wiki agree)
-    return_points=30000,  # no oka: the session score is (points - 30000) / 1000 + uma
+    start_points=30000,  # EMA 2016 §5.9 (not read; as Pantheon's EMA ruleset)
+    return_points=30000,  # no oka (not read; Pantheon's EMA ruleset has oka 0)
     uma=(15, 5, -5, -15),  # EMA 2016 notes: "Uma is changed to 15,000/5,000/-5,000/-15,000"
     tobi=False,  # EMA 2016 §3.6: the hanchan is played out below zero (not read; Pantheon's EMA)
     agari_yame=False,  # EMA 2016 §3.6 (not read): riichi.wiki, "End game scenarios": a dealer
@@ -223,11 +223,13 @@ EMA = RiichiOptions(
     hanchan=True,  # EMA 2016 §3.5: East then South round (not read; as WRC §5.8)
     kuitan=True,  # EMA 2016 notes: "Tanyao (All Simples) can be an open hand"
     atozuke=True,  # EMA 2016 §3.3.11: a win needs at least one yaku, wherever it comes from
-    multi_ron="triple",  # EMA 2016 §3.4.9: "one or more players declaring a win", each paid in full
+    multi_ron="triple",  # EMA 2016 §3.4.9: "one or more players declaring a win", each paid in
+    # full; notes: "Multiple winners are allowed"
     kiriage=False,  # EMA 2016 notes: "4-30 is not rounded to mangan"; §4.3 example 2 pays 7700
     kazoe="sanbaiman",  # EMA 2016 notes: "A hand with 13+ fan is scored as a sanbaiman"
     double_yakuman=False,  # EMA 2016 notes: "Dai suushii is a yakuman, not a double yakuman"
-    yakuman_stacking=False,  # EMA §4.2.5: yakuman are not cumulative (riichi.wiki's EMA page)
+    yakuman_stacking=False,  # EMA §4.2.5 (2016 not read): "Yakuman are not cumulative" (riichi.wiki's
+    # EMA page, written for the 2012 rules)
     nagashi_mangan=False,  # EMA 2016 notes: "Nagashi Mangan is not allowed" (§4.2.6 obsolete)
     abortive_draws=AbortiveDraws(  # EMA 2016 §3.4: a hand ends by exhaustive draw or by a win;
         kyuushu_kyuuhai=False,  # notes: "Abortive draws are not allowed"
@@ -272,7 +274,8 @@ EMA = RiichiOptions(
 # riichi.wiki's "World Riichi Championship rules" page.
 WRC = RiichiOptions(
     players=4,
-    red_fives=(0, 0, 0),  # WRC §3.3: no red fives (not read in the book; riichi.wiki lists none)
+    red_fives=(0, 0, 0),  # WRC §3.3 (not read): none assumed; riichi.wiki does not mention them,
+    # and a public Rust WRC2022 scorer counts red fives (check the book)
     start_points=30000,  # WRC §4.1 "Starting points" (30,000: riichi.wiki)
     return_points=30000,  # WRC §5.9.2: score = (points - 30,000) / 1,000 + uma, no oka
     uma=(15, 5, -5, -15),  # WRC §5.9.2: +15 / +5 / -5 / -15 (riichi.wiki)
@@ -300,7 +303,7 @@ WRC = RiichiOptions(
         sanchahou=False,  # three rons: the head bump gives the win to one player (§5.7.6)
     ),
     pao=("daisangen", "daisuushii"),  # WRC §6.2 "Liability payment" (2022 changes: third dragon,
-    # fourth wind); the 2014 errata: no liability for suukantsu feeding
+    # fourth wind); the 2014 errata: "There is no daiminkan liability"
     renhou="mangan",  # WRC §6.5.4 "Mangan yaku" (2014 errata: cumulative with yaku and dora)
     double_wind_pair_fu=4,  # WRC §6.3: not read; public scorers differ (riichi-pointer-js 4, a
     # Rust WRC2022 scorer 2); as EMA, the seat and prevailing wind items added (check the book)
