@@ -31,10 +31,10 @@ WRC = find_ruleset("wrc")
 # (option, value typed from the book, where the book says it); every option of the preset is here
 EMA_RULES: list[tuple[str, Any, str]] = [
     ("red_fives", (0, 0, 0), "2016 notes: red fives have been removed"),
-    ("start_points", 30000, "§5.9 starting score 30,000"),
-    ("return_points", 30000, "§5.9 no oka"),
+    ("start_points", 30000, "§5.9 starting score 30,000 (not read)"),
+    ("return_points", 30000, "§5.9 no oka (not read)"),
     ("uma", (15, 5, -5, -15), "2016 notes: uma 15,000/5,000/-5,000/-15,000"),
-    ("tobi", False, "§3.6 the hanchan is played out"),
+    ("tobi", False, "§3.6 the hanchan is played out (not read)"),
     ("agari_yame", False, "§3.6 no agari yame"),
     ("tenpai_yame", False, "§3.4.11 tenpai dealer repeats"),
     ("west_extension", False, "§3.6 East and South rounds only"),
@@ -65,11 +65,11 @@ EMA_RULES: list[tuple[str, Any, str]] = [
 ]
 
 WRC_RULES: list[tuple[str, Any, str]] = [
-    ("red_fives", (0, 0, 0), "§3.3 no red fives"),
+    ("red_fives", (0, 0, 0), "§3.3 no red fives (not read)"),
     ("start_points", 30000, "§4.1 starting points 30,000"),
     ("return_points", 30000, "§5.9.2 (points - 30,000) / 1,000 + uma"),
     ("uma", (15, 5, -5, -15), "§5.9.2 uma +15/+5/-5/-15"),
-    ("tobi", False, "§5.9 no bust"),
+    ("tobi", False, "§5.9 no bust (not read)"),
     ("agari_yame", False, "§5.9.1 no agari yame"),
     ("tenpai_yame", False, "§5.7.8 the tenpai dealer stays East"),
     ("west_extension", False, "§5.8 East and South rounds"),
@@ -82,7 +82,7 @@ WRC_RULES: list[tuple[str, Any, str]] = [
     ("kazoe", "sanbaiman", "2022: 13+ fan capped at sanbaiman"),
     ("double_yakuman", False, "every yakuman counts single"),
     ("yakuman_stacking", True, "2022: several yakuman in a hand add up"),
-    ("nagashi_mangan", False, "not a WRC yaku"),
+    ("nagashi_mangan", False, "not a WRC yaku (not read)"),
     ("abortive_draws.kyuushu_kyuuhai", False, "§5.7 there are no abortive draws"),
     ("abortive_draws.suufon_renda", False, "§5.7 there are no abortive draws"),
     ("abortive_draws.suucha_riichi", False, "§5.7 there are no abortive draws"),
