@@ -128,7 +128,7 @@ def _riichi(preset: str) -> Callable[[], Ruleset]:
     return make
 
 
-for _p in ("riichi", "tenhou", "mleague", "majiang", "mahjongsoul"):
+for _p in ("riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "ema", "wrc"):
     register(_p, _riichi(_p))
 register(
     "sanma",

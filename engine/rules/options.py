@@ -198,6 +198,132 @@ MAJIANG = RiichiOptions(double_yakuman=True, west_extension=True, tenpai_yame=Tr
 # Mahjong Soul's 4-player rule as far as hand value goes: the pure yakuman forms count double.
 MAHJONGSOUL = RiichiOptions(double_yakuman=True)
 
+# -- Presets from published rulebooks ---------------------------------------------------------
+# Every option is written out, even where it equals the default, so that each line can be checked
+# against the book. "§" numbers are the book's own; where the value comes from the governing
+# body's notes or from a secondary source instead of the book's text, the comment says so.
+
+# EMA Riichi Competition Rules ("Rules for Japanese Mahjong", European Mahjong Association,
+# 2016 edition, in force from 1 April 2016). Read: the 2016 text as published on ooyamaneko.net
+# (RCR_2016_en, §3.4, §3.4.2, §3.4.9, §3.4.10, §4.3 and its table of contents) and the EMA's
+# announcement of the 2016 revision on mahjong-europe.org ("Revised EMA Riichi rules are ready",
+# called "2016 notes" below).
+EMA = RiichiOptions(
+    players=4,
+    red_fives=(0, 0, 0),  # EMA 2016 notes: "Red fives have been removed"
+    start_points=30000,  # EMA 2016 §5.9 (not read; as Pantheon's EMA ruleset)
+    return_points=30000,  # no oka (not read; Pantheon's EMA ruleset has oka 0)
+    uma=(15, 5, -5, -15),  # EMA 2016 notes: "Uma is changed to 15,000/5,000/-5,000/-15,000"
+    tobi=False,  # EMA 2016 §3.6: the hanchan is played out below zero (not read; Pantheon's EMA)
+    agari_yame=False,  # EMA 2016 §3.6 (not read): riichi.wiki, "End game scenarios": a dealer
+    # who wins all last always starts a new renchan "in WRC rules, EMA rules"
+    tenpai_yame=False,  # EMA 2016 §3.4.11: the tenpai dealer repeats (not read; as WRC §5.7.8)
+    west_extension=False,  # EMA 2016 §3.6: the game is the East and South rounds
+    extension_renchan_continues=False,  # no extension round, so nothing to continue
+    hanchan=True,  # EMA 2016 §3.5: East then South round (not read; as WRC §5.8)
+    kuitan=True,  # EMA 2016 notes: "Tanyao (All Simples) can be an open hand"
+    atozuke=True,  # EMA 2016 §3.3.11: a win needs at least one yaku, wherever it comes from
+    multi_ron="triple",  # EMA 2016 §3.4.9: "one or more players declaring a win", each paid in
+    # full; notes: "Multiple winners are allowed"
+    kiriage=False,  # EMA 2016 notes: "4-30 is not rounded to mangan"; §4.3 example 2 pays 7700
+    kazoe="sanbaiman",  # EMA 2016 notes: "A hand with 13+ fan is scored as a sanbaiman"
+    double_yakuman=False,  # EMA 2016 notes: "Dai suushii is a yakuman, not a double yakuman"
+    yakuman_stacking=False,  # EMA §4.2.5 (2016 not read): "Yakuman are not cumulative" (riichi.wiki's
+    # EMA page, written for the 2012 rules)
+    nagashi_mangan=False,  # EMA 2016 notes: "Nagashi Mangan is not allowed" (§4.2.6 obsolete)
+    abortive_draws=AbortiveDraws(  # EMA 2016 §3.4: a hand ends by exhaustive draw or by a win;
+        kyuushu_kyuuhai=False,  # notes: "Abortive draws are not allowed"
+        suufon_renda=False,
+        suucha_riichi=False,
+        suukaikan=False,
+        sanchahou=False,  # three rons are three wins (§3.4.9), never a draw
+    ),
+    pao=("daisangen", "daisuushii"),  # EMA 2016 §3.3.9 "Liability: third melded dragon pung
+    # and fourth melded wind pung"
+    renhou="mangan",  # EMA 2016 notes: "Renho (Blessing of Man) is a mangan, not a yakuman"
+    double_wind_pair_fu=4,  # EMA 2016 §4.1.1: not found in the text read. Public scorers differ
+    # (riichi-pointer-js adds the seat and prevalent wind pair minipoints: 4; a Rust scorer's
+    # EMA2016 says 2 "TODO: verify"); the sum of the two pair items chosen (check the book)
+    kita=False,  # a 4-player rule
+    tsumo_loss=True,  # 3-player only: unused with 4 players
+    honba_ron=300,  # EMA 2016 §3.4.10: each counter adds 300 to a winning hand
+    honba_tsumo=100,  # EMA 2016 §3.4.10: "each opponent pays 100 points for each counter"
+    noten_total=3000,  # EMA 2016 §3.4.2: "The total noten penalty amounts to 3000 points"
+    riichi_min_live=4,  # EMA §3.3.14: no riichi with fewer than four tiles left in the wall (the
+    # 2012 text; the 2016 section was not read)
+)
+# Not played as the EMA 2016 book says (no engine option):
+# - equal final scores share the uma (Pantheon's EMA ruleset; §3.6 not read); the engine ranks
+#   equal scores by seat order.
+# - the chombo penalty (20,000 after uma, 2016 notes) and the other penalties of §5.
+# - with several rons, riichi sticks left on the table go to the winner nearest the discarder's
+#   right (§4.1, 2012 text); the engine's own multi-ron split applies.
+# - liability (§3.3.9): on a ron the liable player shares the hand but "only the discarder pays
+#   for any counters" (2012 text); the engine charges the counters to the liable player.
+# - renhou as a mangan: the option is set, but the riichi scorer does not read riichi.renhou.
+# - dora from a kan are turned at once (riichi.wiki's EMA page); the engine keeps its own timing.
+# - temporary furiten, claim timing (pung before chow) and etiquette rules.
+# Played as the book says without an option: kuikae (swap-calling) is forbidden (§3.3.2), and
+# riichi sticks left at the end of the game go to the winner (2016 notes; §3.6.1 "Winner bonus").
+
+# World Riichi Championship Rules, 2022 edition (worldriichi.org, WRC_Rules_2022_20220708). The
+# 2022 PDF itself could not be read here: the values below come from the 2015 edition's text on
+# ooyamaneko.net (WRC_2015: §5.7, §5.7.6, §5.7.7, §5.7.8 and the table of contents; section
+# numbers below are the 2015 edition's), the 2022 changes as summarised by the Belgian federation
+# (mahjongbelgium.be, "Aangepaste spelregels WRC", 2 April 2022: "2022 changes" below) and
+# riichi.wiki's "World Riichi Championship rules" page.
+WRC = RiichiOptions(
+    players=4,
+    red_fives=(0, 0, 0),  # WRC §3.3 (not read): none assumed; riichi.wiki does not mention them,
+    # and a public Rust WRC2022 scorer counts red fives (check the book)
+    start_points=30000,  # WRC §4.1 "Starting points" (30,000: riichi.wiki)
+    return_points=30000,  # WRC §5.9.2: score = (points - 30,000) / 1,000 + uma, no oka
+    uma=(15, 5, -5, -15),  # WRC §5.9.2: +15 / +5 / -5 / -15 (riichi.wiki)
+    tobi=False,  # WRC §5.9: no bust (not read; Pantheon's WRC ruleset; riichi.wiki's infobox
+    # says "Game end": ambiguous, tournament practice chosen)
+    agari_yame=False,  # WRC §5.9.1 "No agari yame" (and riichi.wiki, "End game scenarios")
+    tenpai_yame=False,  # WRC §5.7.8: the tenpai dealer stays East
+    west_extension=False,  # WRC §5.8-5.9: East and South rounds only
+    extension_renchan_continues=False,  # no extension round, so nothing to continue
+    hanchan=True,  # WRC §5.8: the South round follows the East round
+    kuitan=True,  # WRC §6.5.1: open tanyao allowed (riichi.wiki; the 2014 errata)
+    atozuke=True,  # riichi.wiki: "Kuitan, atozuke: Ari-Ari"
+    multi_ron="head_bump",  # WRC §5.7.6: "only the player closer to the discarder ... will win"
+    kiriage=True,  # WRC §6.1: 4-30 pays mangan (EMA 2016 notes list "4-30 is not rounded to
+    # mangan" as a difference from WRC 2015)
+    kazoe="sanbaiman",  # 2022 changes: 13+ fan without a yakuman is capped at sanbaiman
+    double_yakuman=False,  # riichi.wiki: "Every yakuman is counted as single yakuman"
+    yakuman_stacking=True,  # 2022 changes: several yakuman in one hand count double or triple
+    nagashi_mangan=False,  # not among the WRC yaku (not read in the book; Pantheon's WRC)
+    abortive_draws=AbortiveDraws(  # WRC §5.7: "There are no abortive draws."
+        kyuushu_kyuuhai=False,
+        suufon_renda=False,
+        suucha_riichi=False,
+        suukaikan=False,
+        sanchahou=False,  # three rons: the head bump gives the win to one player (§5.7.6)
+    ),
+    pao=("daisangen", "daisuushii"),  # WRC §6.2 "Liability payment" (2022 changes: third dragon,
+    # fourth wind); the 2014 errata: "There is no daiminkan liability"
+    renhou="mangan",  # WRC §6.5.4 "Mangan yaku" (2014 errata: cumulative with yaku and dora)
+    double_wind_pair_fu=4,  # WRC §6.3: not read; public scorers differ (riichi-pointer-js 4, a
+    # Rust WRC2022 scorer 2); as EMA, the seat and prevailing wind items added (check the book)
+    kita=False,  # a 4-player rule
+    tsumo_loss=True,  # 3-player only: unused with 4 players
+    honba_ron=300,  # WRC §5.7.7: each continuance counter adds 300 points
+    honba_tsumo=100,  # WRC §5.7.7: "each opponent pays 100 points for each continuance counter"
+    noten_total=3000,  # WRC §5.7.2: 3,000 noten penalty (as EMA §3.4.2; not read in WRC text)
+    riichi_min_live=4,  # WRC §5.3: riichi needs four tiles left in the wall (not read)
+)
+# Not played as the WRC 2022 book says (no engine option):
+# - ties share the uma (riichi.wiki: "uma is averaged"); the engine ranks ties by seat order.
+# - riichi sticks left at the end of the game: the EMA 2016 notes list "Riichi bets at game end
+#   go to the winner" as an EMA difference from WRC 2015; the engine gives them to the top player.
+# - renhou: a cumulative 5-han yaku in the WRC, a fixed mangan option here, and not read by the
+#   riichi scorer at all.
+# - chombo (30,000 in 2022), dead hands and the other penalties of §7.
+# - a hand of four kans and 16 dora stays a single yakuman (2022 changes): no engine option.
+# Played as the book says without an option: kuikae (swap-calling) is forbidden (§5.4).
+
 PRESETS: dict[str, RiichiOptions] = {
     "riichi": DEFAULT,
     "tenhou": TENHOU,
@@ -205,4 +331,6 @@ PRESETS: dict[str, RiichiOptions] = {
     "majiang": MAJIANG,
     "mahjongsoul": MAHJONGSOUL,
     "sanma": TENHOU_SANMA,
+    "ema": EMA,
+    "wrc": WRC,
 }

@@ -408,7 +408,8 @@ SEEDS = {
 
 
 def test_seeds_cover_every_variant() -> None:
-    assert set(SEEDS) == set(PLAYABLE) - {"riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "sanma"}
+    presets = {"riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "sanma", "ema", "wrc"}
+    assert set(SEEDS) == set(PLAYABLE) - presets
 
 
 # -- labels and warnings, without Discord ----------------------------------------------------------
