@@ -114,7 +114,7 @@ def table_view(t: Table) -> TableView:
     g = t.game
     assert g is not None
     seats = []
-    declared = vr.declare_word(g) != "Riichi"  # taiwan16: declared tenpai has no stick (TW-12)
+    declared = vr.declares_ready(g)  # taiwan16: declared tenpai has no stick (TW-12)
     for s, st in enumerate(g.seats):
         melds = [vr.meld_of(g, m) for m in st.melds] + vr.seat_extras(g, s)
         discards, sideways, called = vr.river(g, s)
@@ -153,7 +153,7 @@ def describe(g: Game, t: Table, a: Action) -> str:
     if a.type is A.DISCARD:
         return f"{who} discarded {tile_label(a.tile)}"
     if a.type is A.RIICHI:
-        what = "declared ready" if vr.declare_word(g) != "Riichi" else "declared riichi"
+        what = "declared ready" if vr.declares_ready(g) else "declared riichi"
         return f"{who} {what}, discarding {tile_label(a.tile)}"
     if a.type is A.OPEN_RIICHI:
         return f"{who} declared open riichi, discarding {tile_label(a.tile)}"

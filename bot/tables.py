@@ -34,7 +34,8 @@ from typing import Any
 from bot.ai.policy import POLICIES
 from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow
 from engine.rules import warm_up
-from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
+from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names, rulesets_in_menu_order
+from engine.rules.facts import GameLength
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError, Phase
 
@@ -95,60 +96,36 @@ def _detail(e: CorruptRow) -> str:
     return e.why if e.table == "tables" else f"{e.table} row {e.row_id}: {e.why}"
 
 
-# The order /table open lists them in; a registered ruleset missing here comes after these.
-_ORDER = ("riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "sanma", "pk", "seigou", "shoukou", "taiwan16", "chinitsu_toutenkou")
-#: Registered rulesets whose table does not play yet (none: every ruleset's hooks run a whole game,
-#: tests/cogs/test_variant_games.py plays each variant through Discord).
-NOT_AT_TABLE: frozenset[str] = frozenset()
-PLAYABLE: tuple[str, ...] = tuple(
-    n for n in sorted(ruleset_names(), key=lambda n: (_ORDER.index(n) if n in _ORDER else len(_ORDER), n)) if n not in NOT_AT_TABLE
-)
+def playable() -> list[str]:
+    """The rulesets ``/table open`` offers, in menu order: every registered one whose table can
+    play a whole game (``Ruleset.table_ready``; tests/cogs/test_variant_games.py plays each
+    variant through Discord)."""
+    return [rs.name for rs in rulesets_in_menu_order() if rs.table_ready]
 
 
-@dataclass(frozen=True, slots=True)
-class Length:
-    """One choice of ``/table open length``: its value, a label for the list, and the ruleset
-    options it sets (``{}`` = the ruleset's own default)."""
-
-    value: str
-    label: str
-    options: dict[str, Any]
+def lengths(name: str) -> list[GameLength]:
+    """The game lengths a ruleset offers, its own default first (``Ruleset.lengths()``: rounds for
+    taiwan16, hands for chinitsu_toutenkou's one-hand settlements, hanchan/tonpuu for the riichi
+    family)."""
+    return list(find_ruleset(name).lengths())
 
 
-def lengths(name: str) -> list[Length]:
-    """The game lengths a ruleset offers, its own default first (rounds for taiwan16, hands for
-    chinitsu_toutenkou's one-hand settlements, hanchan/tonpuu for the riichi family)."""
-    rs = find_ruleset(name)
-    tw = getattr(rs, "tw", None)
-    if tw is not None:  # TW-3: four rounds; shorter games are the option's other values
-        rounds = [tw.rounds] + [r for r in (1, 2, 3, 4) if r != tw.rounds]
-        winds = ("East", "East and South", "East, South, West", "all four winds")
-        return [Length(f"{r}-round{'s' if r > 1 else ''}", f"{r} round{'s' if r > 1 else ''} ({winds[r - 1]})", {"tw": {"rounds": r}}) for r in rounds]
-    ct = getattr(rs, "ct", None)
-    if ct is not None:  # CT-A12: one-hand settlements; a table plays ct.table_hands of them
-        hands = [ct.table_hands] + [h for h in (3, 6, 9, 12) if h != ct.table_hands]
-        return [Length(f"{h}-hands", f"{h} hands", {"ct": {"table_hands": h}}) for h in hands]
-    east_south = Length("hanchan", "hanchan (East and South rounds)", {"hanchan": True})
-    east = Length("tonpuu", "tonpuu (East round only)", {"hanchan": False})
-    return [east_south, east] if rs.options.hanchan else [east, east_south]
-
-
-def length_of(name: str, length: str | None) -> Length:
-    """The :class:`Length` ``length`` names (None: the ruleset's default). Accepts the listed
-    values, ``N`` for rounds/hands, and ``tonpuu``/``hanchan`` for 1/2 taiwan16 rounds."""
+def length_of(name: str, length: str | None) -> GameLength:
+    """The :class:`~engine.rules.facts.GameLength` ``length`` names (None: the ruleset's default).
+    Accepts the listed values and their first word (``4`` for ``4-rounds``), their aliases
+    (taiwan16's ``tonpuu``/``hanchan`` for 1/2 rounds), and a number the ruleset counts
+    (``Ruleset.counted_length``: chinitsu_toutenkou's ``N`` hands)."""
     choices = lengths(name)
     if length is None or not length.strip():
         return choices[0]
     key = length.strip().lower().replace(" ", "-")
-    if choices[0].value.endswith(("round", "rounds")):
-        key = {"tonpuu": "1", "hanchan": "2"}.get(key, key)
     for c in choices:
-        if key == c.value or key == c.value.split("-")[0]:
+        if key == c.value or key == c.value.split("-")[0] or key in c.aliases:
             return c
     m = re.fullmatch(r"(\d{1,2})(?:-(?:hands?|rounds?))?", key)
-    if m and choices[0].value.endswith("hands") and 1 <= int(m[1]) <= 60:
-        n = int(m[1])
-        return Length(f"{n}-hands", f"{n} hands", {"ct": {"table_hands": n}})
+    counted = find_ruleset(name).counted_length(int(m[1])) if m else None
+    if counted is not None:
+        return counted
     raise TableError(f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not {quoted(length)}")
 
 
@@ -209,10 +186,11 @@ Listener = Callable[[Update], Awaitable[None]]
 
 def ruleset_for_table(name: str, length: str | None = None) -> Ruleset:
     """The ruleset a table of ``name`` plays, with the length's options (TableError if it cannot)."""
-    if name not in PLAYABLE:
+    offered = playable()
+    if name not in offered:
         if name in ruleset_names():
-            raise TableError(f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(PLAYABLE)}")
-        raise TableError(f"unknown ruleset {quoted(name)}: choose one of {', '.join(PLAYABLE)}")
+            raise TableError(f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(offered)}")
+        raise TableError(f"unknown ruleset {quoted(name)}: choose one of {', '.join(offered)}")
     try:
         rs = find_ruleset(name)
     except UnknownRuleset as e:
@@ -229,14 +207,7 @@ def table_ruleset(row: TableRow) -> Ruleset:
 
 def length_text(row: TableRow) -> str:
     """How long the table's game lasts, in its ruleset's terms ("tonpuu", "1 round", "6 hands")."""
-    rs = table_ruleset(row)
-    tw = getattr(rs, "tw", None)
-    if tw is not None:
-        return f"{tw.rounds} round{'s' if tw.rounds > 1 else ''}"
-    ct = getattr(rs, "ct", None)
-    if ct is not None:
-        return f"{ct.table_hands} hands"
-    return "hanchan" if rs.options.hanchan else "tonpuu"
+    return table_ruleset(row).length_text()
 
 
 class TableService:

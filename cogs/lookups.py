@@ -45,10 +45,8 @@ PAGE_ENTRIES = 20  # rule ids per list page: a screenful
 MAX_EMBED_TOTAL = 6000
 
 _LIMITS = {"kazoe": "kazoe yakuman"}
-# rulesets whose hand shapes and tile set are riichi's: the engine's shanten report applies as is
-_RIICHI_SHAPES = {"riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "pk", "seigou", "shoukou"}
-# what a ruleset counts in, where it is not han + fu → points (rules/README.md §4)
-_UNITS = {"taiwan16": "tai", "chinitsu_toutenkou": "pts", "pk": "han"}
+# what a hand's value counts in, by how the ruleset counts it (``Ruleset.hand_value``; rules/README.md §4)
+_UNITS = {"han_fu": "han", "tai": "tai", "points": "pts"}
 
 
 class LookupError_(ValueError):
@@ -173,7 +171,7 @@ def score_hand(line: str) -> ScoreAnswer:
     if not r.agari:
         why = "it is complete but has no yaku" if r.reason == "no_yaku" else "it is not a complete hand"
         raise LookupError_(f"That hand cannot win: {why}.\n{_caret(format_hand(spec), None)}")
-    unit = str(r.details.get("unit", "")) or _UNITS.get(name.lower(), "han")
+    unit = str(r.details.get("unit", "")) or _UNITS[find_ruleset(name).hand_value]
     rows, head = _score_rows(r, unit)
     if unit == "han":
         total = f"{head} = {r.points:,} points"
@@ -291,9 +289,7 @@ def check_tiles(tiles: str, ruleset: str | None = None) -> None:
         parse_tiles(text, allow_flowers=False)
     except NotationError as e:
         raise LookupError_(f"I could not read those tiles: {e}.\n{_caret(text, e.position)}") from None
-    if name.lower() not in ruleset_names() and (
-        name.lower() in RULESETS or name.lower() not in _RIICHI_SHAPES
-    ):
+    if name.lower() not in ruleset_names():
         raise LookupError_(_unknown_ruleset(name, "compute shanten"))
 
 
@@ -303,19 +299,14 @@ def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
     note = ""
     name = (ruleset or "riichi").strip()
     try:
-        if name.lower() in _RIICHI_SHAPES and (
-            name.lower() in ruleset_names() or name.lower() not in RULESETS
-        ):
-            report = shanten_report(text)
-            if name.lower() == "shoukou":
-                note = "Plain shapes only: shoukou's ±3 transformations (SK-8, SK-11) are not counted here."
-        elif name.lower() in ruleset_names():
+        if name.lower() in ruleset_names():
             rs = find_ruleset(name)
             if (rs.copies, rs.max_sets, rs.removed_kinds) == (4, 4, frozenset()):
-                report = shanten_report(text)
+                report = shanten_report(text)  # riichi's tile set and hand: the engine's report as is
             else:
                 report = _generic_report(text, rs)
-            if getattr(rs, "wildcards", None):
+            note = rs.shanten_note
+            if rs.wildcards and not note:
                 note = "Shapes only: wildcard tiles are counted as their own kind here."
         else:
             raise LookupError_(_unknown_ruleset(name, "compute shanten"))

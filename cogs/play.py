@@ -117,7 +117,7 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
         view = discord.ui.View(timeout=None)
         for i, a in enumerate(options[:25]):
             view.add_item(ActionButton(t.id, self.serial, a.text, label=action_label(a, g), style=discord.ButtonStyle.danger, row=i // 5))
-        if vr.declare_word(g) != "Riichi":
+        if vr.declares_ready(g):
             question = "Declare ready (tenpai) with which discard? No stick is paid; after it you may not change your hand."
         elif any(a.type is A.OPEN_RIICHI for a in options):
             question = "Declare riichi with which discard? Open riichi shows your hand to everyone (2 points, +50 if a player not in riichi deals in)."

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot import fairness
 from bot.presenter import status_text
-from bot.tables import PLAYABLE, Table, TableError, length_text, lengths
+from bot.tables import Table, TableError, length_text, lengths, playable
 from engine.rules.base import find_ruleset
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     @open.autocomplete("ruleset")
     async def _ruleset_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         out = []
-        for r in PLAYABLE:
+        for r in playable():
             about = f"{r} — {find_ruleset(r).description}"
             if current.lower() in about.lower():
                 out.append(app_commands.Choice(name=about[:100], value=r))
@@ -164,7 +164,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     async def _length_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The lengths of the ruleset chosen so far (riichi's when none is), its default first."""
         name = str(getattr(interaction.namespace, "ruleset", None) or "riichi")
-        if name not in PLAYABLE:
+        if name not in playable():
             return []
         return [
             app_commands.Choice(name=c.label, value=c.value)

@@ -18,7 +18,7 @@ both).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from bot.ai.profile import Profile, profile_of
 from engine.hand.shanten import (
@@ -80,22 +80,18 @@ def _visible(game: Game, seat: int) -> list[int]:
             add(codes[t])
     for t in game.dora_indicators():
         add(codes[t])
-    shown: Callable[[Game, int], Sequence[int]] | None = getattr(game.ruleset, "shown_tiles", None)
-    if shown is not None:
-        for other in range(game.players):
-            if other != seat:
-                for code in shown(game, other):
-                    add(code)
+    shown = game.ruleset.shown_tiles
+    for other in range(game.players):
+        if other != seat:
+            for code in shown(game, other):
+                add(code)
     return seen
 
 
 def _open_waits(game: Game, seat: int) -> set[int]:
     """Kinds that win for an opponent whose hand is shown (open riichi), unless furiten."""
-    seats: Callable[[Game], set[int]] | None = getattr(game.ruleset, "open_riichi_seats", None)
-    if seats is None:
-        return set()
     out: set[int] = set()
-    for other in seats(game):
+    for other in game.ruleset.open_riichi_seats(game):
         if other != seat and not game.ruleset.furiten(game, other):
             out.update(game.seats[other].waits)
     return out
@@ -296,7 +292,7 @@ def _choose_call(
             continue  # against a riichi, call only into tenpai
         new = _new_meld(game, a)
         all_melds = [*melds, new]
-        if prof.calls == "pk":
+        if prof.calls == "anchored":
             first = all_melds[0]
             anchored = first[0] == first[1] == first[2] and 27 <= first[0] < _N and _value_honour(game, seat, first[0])
             if not anchored:

@@ -1,8 +1,8 @@
 """What the variants show beyond riichi, for the presenter and its pictures.
 
 The presenter (:mod:`bot.presenter`) asks here for everything that depends on the ruleset, and
-these helpers ask the ruleset itself (its own hooks and helpers, found by name so a ruleset without
-them simply shows riichi's picture):
+these helpers ask the ruleset itself: its facts (``Ruleset``'s typed members with riichi's values as
+defaults, :mod:`engine.rules.base`), never its name, so a new ruleset shows what it declares:
 
 * seats and rounds: taiwan16's dice seating (``seat_wind_of``, TW-5), its rounds and continuation
   count (TW-3); chinitsu_toutenkou's numbered one-hand settlements (CT-A12);
@@ -21,8 +21,7 @@ Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from engine.notation import HandSpec, MeldType
 from engine.notation import Meld as EngineMeld
@@ -40,6 +39,7 @@ __all__ = [
     "claim_text",
     "dangerous_discards",
     "declare_word",
+    "declares_ready",
     "final_unit",
     "hand_extras",
     "hand_tiles",
@@ -72,43 +72,33 @@ def _tile(code: int) -> str:
     return tile_name(code)
 
 
-def _is_taiwan(g: Game) -> bool:
-    return getattr(g.ruleset, "tw", None) is not None
-
-
-def _ct(g: Game) -> Any:
-    return getattr(g.ruleset, "ct", None)
-
-
 # -- seats, rounds, units ------------------------------------------------------------------------
 
 
 def seat_wind(g: Game, seat: int) -> int:
     """The seat's wind this hand: taiwan16 seats by the dealer's dice (TW-5), others from the dealer."""
-    f: Callable[[Game, int], int] | None = getattr(g.ruleset, "seat_wind_of", None)
-    return f(g, seat) if f is not None else g.seat_wind(seat)
+    return g.ruleset.seat_wind_of(g, seat)
 
 
 def round_text(g: Game) -> str:
     """``East 2, 1 honba``; taiwan16 ``East 2, 1 continuation`` (the dealer's continuations, TW-3);
     chinitsu_toutenkou ``Hand 3 of 6, 1 honba`` (CT-A12)."""
-    ct = _ct(g)
-    if ct is not None:
-        n = min(len(g.results) + 1, ct.table_hands) if not g.over else len(g.results)
-        return f"Hand {n} of {ct.table_hands}" + (f", {g.honba} honba" if g.honba else "")
-    if _is_taiwan(g):
-        return f"{ROUND[min(g.round_wind, 3)]} {g.hand_number + 1}" + (f", {g.honba} continuation" if g.honba else "")
-    return f"{ROUND[min(g.round_wind, 3)]} {g.hand_number + 1}" + (f", {g.honba} honba" if g.honba else "")
+    rs = g.ruleset
+    hands = rs.fixed_hands()
+    if hands:
+        n = min(len(g.results) + 1, hands) if not g.over else len(g.results)
+        return f"Hand {n} of {hands}" + (f", {g.honba} {rs.honba_word}" if g.honba else "")
+    return f"{ROUND[min(g.round_wind, 3)]} {g.hand_number + 1}" + (f", {g.honba} {rs.honba_word}" if g.honba else "")
 
 
 def score_unit(g: Game) -> str:
     """What the scores count: taiwan16 chips (底 + tai × rate, TW-13), else points."""
-    return "chips" if _is_taiwan(g) else "points"
+    return g.ruleset.score_unit
 
 
 def final_unit(g: Game) -> str:
     """"" when the final result is uma/oka-adjusted (riichi family), else the score unit (no uma)."""
-    return score_unit(g) if (_is_taiwan(g) or _ct(g) is not None) else ""
+    return "" if g.ruleset.final_with_uma else score_unit(g)
 
 
 def pass_word(g: Game) -> str:
@@ -121,7 +111,13 @@ def pass_word(g: Game) -> str:
 
 def declare_word(g: Game) -> str:
     """The riichi action's name: taiwan16's declared tenpai has no stick (TW-12)."""
-    return "Declare ready" if _is_taiwan(g) else "Riichi"
+    return g.ruleset.riichi_word
+
+
+def declares_ready(g: Game) -> bool:
+    """Whether riichi is a declared tenpai without a stick (taiwan16 TW-12): the table marks the
+    seat "ready" instead of showing a stick."""
+    return not g.ruleset.riichi_stick
 
 
 # -- rivers and melds ----------------------------------------------------------------------------
@@ -133,16 +129,11 @@ def river(g: Game, seat: int) -> tuple[list[int], list[int], list[int]]:
     Seigou (SG-2): one slot per go-around the seat has finished, a claimed discard or a kan turn
     left as a :data:`BLANK` slot, so every river lines up by go-around (rows of 6)."""
     st = g.seats[seat]
-    slots_of: Callable[[Game, int], list[int | None]] | None = None
-    if getattr(g.ruleset, "seigou", None) is not None:
-        from engine.rules.seigou import river_slots
-
-        slots_of = river_slots
-    if slots_of is None:
+    slots = g.ruleset.river_slots(g, seat)
+    if slots is None:
         codes = [g.code(x) for x in st.river]
         side = [st.riichi_index] if st.riichi_index >= 0 else []
         return codes, side, [i for i, c in enumerate(st.river_called) if c]
-    slots = slots_of(g, seat)
     if slots and slots[-1] is None and seat == g.current and g.phase in (Phase.TURN, Phase.CLAIM) and not g.over:
         slots = slots[:-1]  # the go-around being played now has no discard yet
     codes = [BLANK if x is None else g.code(x) for x in slots]
@@ -176,12 +167,10 @@ def seat_extras(g: Game, seat: int) -> list[Meld]:
     st = g.seats[seat]
     out: list[Meld] = []
     if st.kita:
-        out.append(("flower" if _is_taiwan(g) else "kita", [g.code(x) for x in st.kita], -1))
-    shown: Callable[[Game, int], Sequence[int]] | None = getattr(g.ruleset, "shown_tiles", None)
-    if shown is not None:
-        codes = list(shown(g, seat))
-        if codes:
-            out.append(("shown", sort_tiles(codes), -1))
+        out.append((g.ruleset.set_aside, [g.code(x) for x in st.kita], -1))
+    codes = list(g.ruleset.shown_tiles(g, seat))
+    if codes:
+        out.append(("shown", sort_tiles(codes), -1))
     return out
 
 
@@ -190,7 +179,7 @@ def hand_extras(g: Game, seat: int) -> list[Meld]:
     st = g.seats[seat]
     if not st.kita:
         return []
-    return [("flower" if _is_taiwan(g) else "kita", [g.code(x) for x in st.kita], -1)]
+    return [(g.ruleset.set_aside, [g.code(x) for x in st.kita], -1)]
 
 
 def hand_tiles(g: Game, seat: int) -> tuple[list[int], int | None]:
@@ -229,15 +218,15 @@ def table_footer(g: Game, names: Sequence[str]) -> str:
                 ]
                 if moved:
                     parts.append(f"{names[s]}'s {_MELD[m.type]}: {', '.join(moved)}")
-    open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
-    if open_seats is not None:
-        for s in sorted(open_seats(g)):
-            parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_label(k) for k in g.seats[s].waits)}")
-    if _is_taiwan(g):
+    rs = g.ruleset
+    for s in sorted(rs.open_riichi_seats(g)):
+        parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_label(k) for k in g.seats[s].waits)}")
+    if rs.seats_by_dice:
         east = next(s for s in range(g.players) if seat_wind(g, s) == 0)
         dice = getattr(g.deal, "dice", ())
         roll = f"dice {'+'.join(str(d) for d in dice)}: " if dice and g.hand_index else ""
         parts.insert(0, f"{roll}{names[east]} is East, {names[g.dealer]} deals")  # TW-5 (A15: hand 1)
+    if declares_ready(g):
         ready = [names[s] for s, st in enumerate(g.seats) if st.riichi]
         if ready:
             parts.append("ready: " + ", ".join(ready))
@@ -249,14 +238,9 @@ def table_footer(g: Game, names: Sequence[str]) -> str:
 
 def _why_no_tsumo(g: Game, seat: int) -> str:
     """Why a complete hand may not win by tsumo now, in the ruleset's words."""
-    st = g.seats[seat]
-    blocked: Callable[[Game, int], bool] | None = getattr(g.ruleset, "tsumo_blocked", None)
-    if blocked is not None and blocked(g, seat):
-        if st.furiten_temp:
-            return "you passed a winning tile since your last discard: no win at all until you discard (PK-7)"
-        if st.furiten_riichi:
-            return "you passed a winning tile after riichi: furiten blocks tsumo too (PK-6)"
-        return "a tile you wait on is in your own discards: furiten blocks tsumo too (PK-6)"
+    blocked = g.ruleset.why_tsumo_blocked(g, seat)
+    if blocked is not None:
+        return blocked
     try:
         res = g._win_value(seat, g.drawn, tsumo=True)
     except ValueError:
@@ -275,22 +259,15 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
         return []
     st = g.seats[seat]
     out: list[str] = []
-    pk = getattr(g.ruleset, "pk", None) is not None
+    rs = g.ruleset
     if st.waits and g._furiten(seat):
-        if pk:
-            out.append("⚠ You are furiten: you cannot win by ron or by tsumo (PK-6, PK-7).")
-        elif _is_taiwan(g):
-            out.append("⚠ You passed a win: no ron until your next turn (TW-10).")
-        else:
-            out.append("⚠ You are furiten: you cannot win by ron.")
+        out.append(f"⚠ {rs.furiten_warning}")
     if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g._calc.is_agari(st.counts):
         if not any(a.type is A.TSUMO for a in legal):
             out.append(f"⚠ Your hand is complete but you cannot win with it: {_why_no_tsumo(g, seat)}.")
-    deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
-    open_seats: Callable[[Game], set[int]] | None = getattr(g.ruleset, "open_riichi_seats", None)
-    if deals is not None and g.phase is Phase.TURN and (open_seats is None or open_seats(g) - {seat}):
+    if g.phase is Phase.TURN and rs.open_riichi_seats(g) - {seat}:
         for code in dict.fromkeys(a.tile for a in in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])):
-            into = deals(g, seat, code)
+            into = rs.deals_into_open_riichi(g, seat, code)
             if into:
                 bonus = "" if st.riichi else " (+50 points for them)"
                 who = ", ".join(names[s] if s < len(names) else f"seat {s}" for s in into)
@@ -300,13 +277,13 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
 
 def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int, list[int]]:
     """Discard code → open-riichi seats it deals into (CT-F2: the bot asks to confirm these)."""
-    deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)
-    if deals is None or g.phase is not Phase.TURN:
-        return {}
+    rs = g.ruleset
+    if g.phase is not Phase.TURN or not rs.open_riichi_seats(g) - {seat}:
+        return {}  # only an open riichi of another seat can be dealt into
     out: dict[int, list[int]] = {}
     for a in legal:
         if a.type is A.DISCARD and a.tile not in out:
-            into = deals(g, seat, a.tile)
+            into = rs.deals_into_open_riichi(g, seat, a.tile)
             if into:
                 out[a.tile] = into
     return out
@@ -329,7 +306,8 @@ def _transformations(sc: ScoreResult) -> list[str]:
 
 def win_summary(g: Game, sc: ScoreResult) -> str:
     """One win's breakdown and value for the result message, in the ruleset's units."""
-    if _is_taiwan(g):
+    how = g.ruleset.hand_value
+    if how == "tai":
         items = _tai_items(sc)
         listed = ", ".join(f"{n} {v}" for n, v in items) or "no tai items"
         d = sc.details
@@ -337,7 +315,7 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
             f"{listed} — {sc.han} tai; each payer pays {d.get('base', '')} + {d.get('rate', '')} × tai chips "
             f"(+{d.get('dealer_tai', 0)} dealer tai when the dealer wins or pays)"
         )
-    if _ct(g) is not None:
+    if how == "points":
         listed = ", ".join(f"{yaku_name(y.name)} {y.han}" for y in sc.yaku)
         text = f"{listed} — {sc.points} points"
         wild = sc.details.get("wildcards") or []
@@ -348,7 +326,7 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
     bazoro = sc.details.get("bazoro")
     if sc.yakuman:
         value = f"{sc.yakuman}× yakuman"
-    elif getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
+    elif isinstance(bazoro, int):  # pk's PK-0 table (only its results carry bazoro)
         value = f"{sc.han} han + {bazoro} bazoro = {sc.details.get('table_han', sc.han + bazoro)} han (PK-0 table, no fu)"
     else:
         value = f"{sc.han} han {sc.fu} fu"
@@ -362,13 +340,14 @@ def win_summary(g: Game, sc: ScoreResult) -> str:
 def win_lines(g: Game, sc: ScoreResult) -> list[str]:
     """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units, the
     yaku by the names ``/score`` uses (:func:`~bot.render.names.yaku_name`)."""
-    if _is_taiwan(g):
+    how = g.ruleset.hand_value
+    if how == "tai":
         d = sc.details
         lines = [f"{n}\t{v} tai" for n, v in _tai_items(sc)]
         lines.append(f"Total\t{sc.han} tai")
         lines.append(f"Each payer: {d.get('base', '')} + {d.get('rate', '')} × (tai + dealer tai)")
         return lines
-    if _ct(g) is not None:
+    if how == "points":
         lines = [f"{yaku_name(y.name)}\t{y.han} pts" for y in sc.yaku]  # as /score writes them
         lines.append(f"Total\t{sc.points:,} points")
         return lines
@@ -379,7 +358,7 @@ def win_lines(g: Game, sc: ScoreResult) -> list[str]:
     bazoro = sc.details.get("bazoro")
     if sc.yakuman:
         lines.append(f"Total\t{'' if sc.yakuman == 1 else f'{sc.yakuman}× '}yakuman = {sc.points:,}")
-    elif getattr(g.ruleset, "pk", None) is not None and isinstance(bazoro, int):
+    elif isinstance(bazoro, int):  # pk's PK-0 table
         lines.append(f"Bazoro\t{bazoro} han")
         lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han = {sc.points:,}")
     else:
@@ -469,9 +448,9 @@ def result_label(g: Game, idx: int) -> str:
     """The name of the hand ``idx`` for its result: ``East 2, 1 honba``; ``Hand 3``
     (chinitsu_toutenkou); ``South 1, 2 continuation`` (taiwan16)."""
     r = g.results[idx]
-    if _ct(g) is not None:
-        return f"Hand {idx + 1}" + (f", {r.honba} honba" if r.honba else "")
-    word = "continuation" if _is_taiwan(g) else "honba"
+    word = g.ruleset.honba_word
+    if g.ruleset.fixed_hands():
+        return f"Hand {idx + 1}" + (f", {r.honba} {word}" if r.honba else "")
     return f"{ROUND[min(r.round_wind, 3)]} {r.hand_number + 1}" + (f", {r.honba} {word}" if r.honba else "")
 
 

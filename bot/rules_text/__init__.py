@@ -29,17 +29,23 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from engine.rules.base import rulesets_in_menu_order
+
 __all__ = ["RULESETS", "Rulebook", "RuleText", "parse_rulebook", "rulebook"]
 
-#: The six rulesets of the specification, with the prefix of their rule ids.
-RULESETS: dict[str, str] = {
-    "riichi": "R",
-    "shoukou": "SK",
-    "pk": "PK",
-    "seigou": "SG",
-    "taiwan16": "TW",
-    "chinitsu_toutenkou": "CT",
-}
+
+
+def _books() -> dict[str, str]:
+    """Each registered ruleset's rule texts (``Ruleset.rule_book``) with the prefix of their rule
+    ids (``Ruleset.rule_prefix``), in menu order; the riichi presets share riichi's."""
+    books: dict[str, str] = {}
+    for rs in rulesets_in_menu_order():
+        books.setdefault(rs.rule_book, rs.rule_prefix)
+    return books
+
+
+#: The rulesets with rule texts (the six of the specification), with the prefix of their rule ids.
+RULESETS: dict[str, str] = _books()
 
 _HEAD_RE = re.compile(r"^## +(?P<id>[A-Z]{1,2}-[A-Z]?\d+(?:\.\d+)*[a-z]?) +(?P<title>\S.*?)\s*$")
 _WORD_RE = re.compile(r"[\w.\-]+")

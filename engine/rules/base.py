@@ -1,22 +1,34 @@
-"""The ruleset object: tile set, hand size, players, options and the hooks variants override.
+"""The ruleset object: tile set, hand size, players, options, the hooks variants override, and
+the facts the bot and the AI ask of a variant.
 
 A ruleset is a frozen value. ``find_ruleset(name)`` returns the registered one; variants are
 subclasses that override hooks (riichi.md §14) — never a fork of the scorer or the table.
+
+Like python-chess's variants, a ruleset also declares what its presentation and its AI need as
+typed members with riichi's values as defaults (the block "what the bot and the AI ask of a
+variant" below): its game lengths, its place in menus, its units and words, what of a hand is
+shown to others, its seat-wind rule, its AI profile, its look-up note and its rule texts. The bot
+asks these; it never looks a variant up by name. Words are English; the bot may translate them
+at the edge.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.hand.shanten import ShantenCalculator, calculator
 from engine.notation import HandSpec
+from engine.rules.facts import AiProfile, GameLength, HandValue
 from engine.rules.options import PRESETS, RiichiOptions
 from engine.scoring.evaluate import evaluate
 from engine.scoring.result import ScoreResult
 from engine.scoring.yaku import RIICHI_YAKU, RIICHI_YAKUMAN, Yaku
 from engine.table.hooks import TableHooks
+
+if TYPE_CHECKING:
+    from engine.table.game import Game
 
 SANMA_REMOVED = frozenset(range(1, 8))  # 2m..8m
 
@@ -36,6 +48,91 @@ class Ruleset(TableHooks):
     yakuman: tuple[Yaku, ...] = RIICHI_YAKUMAN
 
     description: ClassVar[str] = "Japanese riichi mahjong, Tenhou-style defaults"
+
+    # -- what the bot and the AI ask of a variant (Ruleset facts) --------------------------------
+    # Riichi's values; a variant declares the ones that differ at the top of its class body. The
+    # riichi presets and sanma (below) are this class, so these are their facts too.
+
+    #: Place in menus (``/table open``): lower first; equal places keep the order of registration.
+    menu_order: ClassVar[int] = 0
+    #: Whether a table can play a whole game of it (False keeps it out of ``/table open``).
+    table_ready: ClassVar[bool] = True
+    #: The rule texts ``/rule`` shows for it (``bot/rules_text/<rule_book>.md``) and the prefix of
+    #: their rule ids (``R-6.4``); the riichi presets share riichi's.
+    rule_book: ClassVar[str] = "riichi"
+    rule_prefix: ClassVar[str] = "R"
+    #: What the scores count (``25000 points``; taiwan16 chips).
+    score_unit: ClassVar[str] = "points"
+    #: Whether the final result is the uma/oka-adjusted one (``+45.0``); False: the final score is
+    #: the result, in :attr:`score_unit`.
+    final_with_uma: ClassVar[bool] = True
+    #: How a winning hand's value is counted and worded: ``han_fu`` (han and fu → points; pk's han +
+    #: bazoro on its table), ``tai`` (tai items → chips), ``points`` (point items, no fu).
+    hand_value: ClassVar[HandValue] = "han_fu"
+    #: The word for the counter of repeated deals (``East 2, 1 honba``).
+    honba_word: ClassVar[str] = "honba"
+    #: The riichi action's name on its button, and whether declaring pays a stick (False: a
+    #: declared tenpai, the table lists the seats as ready instead of showing a stick).
+    riichi_word: ClassVar[str] = "Riichi"
+    riichi_stick: ClassVar[bool] = True
+    #: The warning under a furiten seat's hand.
+    furiten_warning: ClassVar[str] = "You are furiten: you cannot win by ron."
+    #: What the tiles a seat sets aside are, for its pictures: ``kita`` (nuki) or ``flower``.
+    set_aside: ClassVar[str] = "kita"
+    #: The seat-wind rule: False, the winds follow the dealer (:meth:`seat_wind_of`); True, the
+    #: dealer's dice seat them, so the table says who is East and who deals.
+    seats_by_dice: ClassVar[bool] = False
+    #: What ``/shanten`` leaves out for it (empty: nothing).
+    shanten_note: ClassVar[str] = ""
+
+    def lengths(self) -> tuple[GameLength, ...]:
+        """The game lengths a table offers, this ruleset's own default first (R-2.5: hanchan or
+        tonpuu)."""
+        east_south = GameLength("hanchan", "hanchan (East and South rounds)", {"hanchan": True})
+        east = GameLength("tonpuu", "tonpuu (East round only)", {"hanchan": False})
+        return (east_south, east) if self.options.hanchan else (east, east_south)
+
+    def counted_length(self, n: int) -> GameLength | None:
+        """The length ``n`` typed as a bare number means beyond :meth:`lengths`, or None."""
+        return None
+
+    def length_text(self) -> str:
+        """How long a game of this ruleset (with its options) lasts, in its own words."""
+        return "hanchan" if self.options.hanchan else "tonpuu"
+
+    def fixed_hands(self) -> int:
+        """The number of hands a game lasts when it counts hands instead of rounds (0: rounds)."""
+        return 0
+
+    def ai_profile(self) -> AiProfile:
+        """The rule facts the AI's choices depend on (riichi: pon value honours, kuitan as set)."""
+        return AiProfile(calls="value", kuitan=self.options.kuitan)
+
+    def seat_wind_of(self, g: Game, seat: int) -> int:
+        """The seat's wind this hand (R-2.2: counted from the dealer)."""
+        return g.seat_wind(seat)
+
+    def shown_tiles(self, g: Game, seat: int) -> tuple[int, ...]:
+        """Tile codes of the seat's concealed hand shown to everyone (an open riichi); () in riichi."""
+        return ()
+
+    def open_riichi_seats(self, g: Game) -> set[int]:
+        """Seats whose hand is shown by an open riichi; none in riichi."""
+        return set()
+
+    def deals_into_open_riichi(self, g: Game, seat: int, code: int) -> list[int]:
+        """Open-riichi seats that would win on ``code`` discarded by ``seat``; none in riichi."""
+        return []
+
+    def why_tsumo_blocked(self, g: Game, seat: int) -> str | None:
+        """Why the seat's complete hand may not win by tsumo for a rule of this ruleset, in its
+        words, or None (riichi blocks no tsumo beyond a missing yaku)."""
+        return None
+
+    def river_slots(self, g: Game, seat: int) -> list[int | None] | None:
+        """The seat's river laid out one slot per go-around (None: an empty slot), or None when the
+        river is its discards in order (riichi)."""
+        return None
 
     def shanten_calculator(self) -> ShantenCalculator:
         return calculator(self.copies, self.max_sets)
@@ -101,6 +198,17 @@ def register(name: str, factory: Callable[[], Ruleset]) -> None:
 
 def ruleset_names() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def unregister(name: str) -> None:
+    """Forget a registered ruleset (a test that registers one of its own takes it back)."""
+    _REGISTRY.pop(name, None)
+
+
+def rulesets_in_menu_order() -> list[Ruleset]:
+    """Every registered ruleset, by :attr:`Ruleset.menu_order`, equal places in the order they
+    were registered."""
+    return sorted((factory() for factory in _REGISTRY.values()), key=lambda rs: rs.menu_order)
 
 
 class UnknownRuleset(ValueError):

@@ -33,6 +33,7 @@ from engine.hand.shanten import ShantenCalculator
 from engine.hand.wildcard import MANZU, ToutenkouCalculator
 from engine.notation import WINDS, HandSpec, Meld, MeldType, WinContext
 from engine.rules.base import Ruleset, register
+from engine.rules.facts import AiProfile, GameLength, HandValue
 from engine.rules.options import AbortiveDraws, RiichiOptions
 from engine.scoring.evaluate import HandError, standard_readings
 from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore
@@ -1345,6 +1346,38 @@ def _infer_suit(spec: HandSpec, default: str) -> str:
 @dataclass(frozen=True, kw_only=True)
 class ChinitsuToutenkou(ToutenkouTable, Ruleset):
     """The ruleset object: 3 players, 8 copies of the game suit, White wild (see module docstring)."""
+
+    # what the bot and the AI ask of this variant (Ruleset facts)
+    menu_order: ClassVar[int] = 50
+    rule_book: ClassVar[str] = "chinitsu_toutenkou"
+    rule_prefix: ClassVar[str] = "CT"
+    final_with_uma: ClassVar[bool] = False  # the points are the result (no uma)
+    hand_value: ClassVar[HandValue] = "points"
+
+    def lengths(self) -> tuple[GameLength, ...]:
+        """CT-A12: one-hand settlements; a table plays ``ct.table_hands`` of them."""
+        hands = [self.ct.table_hands] + [h for h in (3, 6, 9, 12) if h != self.ct.table_hands]
+        return tuple(GameLength(f"{h}-hands", f"{h} hands", {"ct": {"table_hands": h}}) for h in hands)
+
+    def counted_length(self, n: int) -> GameLength | None:
+        return GameLength(f"{n}-hands", f"{n} hands", {"ct": {"table_hands": n}}) if 1 <= n <= 60 else None
+
+    def length_text(self) -> str:
+        return f"{self.ct.table_hands} hands"
+
+    def fixed_hands(self) -> int:
+        return self.ct.table_hands
+
+    def ai_profile(self) -> AiProfile:
+        """One number suit: every hand without manzu is at least a half flush (honitsu), so a call
+        that advances the hand keeps a yaku. CT-A3: gari are dead tiles except in kokushi."""
+        return AiProfile(
+            calls="yaku",
+            kuitan=self.options.kuitan,
+            open_riichi_min_waits=4,
+            gari=frozenset(GARI_KINDS),
+            kokushi_keeps_gari=True,
+        )
 
     name: str = NAME
     players: int = 3

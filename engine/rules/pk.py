@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
 from engine.notation import HandSpec, Meld, MeldType, WinContext
 from engine.rules.base import Ruleset, register
+from engine.rules.facts import AiProfile
 from engine.rules.options import RiichiOptions
 from engine.scoring.evaluate import check_tiles, dora_extras, special_readings, yaku_of, yakuman_of
 from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle_win
@@ -437,6 +438,28 @@ def _truthy(v: str | None) -> bool:
 @dataclass(frozen=True, kw_only=True)
 class PkRuleset(Ruleset):
     """Riichi with the PK rule: the PK-0 table, kansaki win validity, and the table changes."""
+
+    # what the bot and the AI ask of this variant (Ruleset facts)
+    menu_order: ClassVar[int] = 10
+    rule_book: ClassVar[str] = "pk"
+    rule_prefix: ClassVar[str] = "PK"
+    furiten_warning: ClassVar[str] = "You are furiten: you cannot win by ron or by tsumo (PK-6, PK-7)."
+
+    def ai_profile(self) -> AiProfile:
+        """PK-4: a win needs a common qualifying yaku; riichi is one for every wait, so a closed
+        tenpai hand declares whenever it can (even on one unseen tile). PK-6: furiten blocks tsumo
+        too, so a furiten riichi can never win. PK-D7: calls keep an anchored yaku."""
+        return AiProfile(calls="anchored", kuitan=False, furiten_riichi_wins=False, riichi_min_waits=1)
+
+    def why_tsumo_blocked(self, g: Game, seat: int) -> str | None:
+        if not self.tsumo_blocked(g, seat):
+            return None
+        st = g.seats[seat]
+        if st.furiten_temp:
+            return "you passed a winning tile since your last discard: no win at all until you discard (PK-7)"
+        if st.furiten_riichi:
+            return "you passed a winning tile after riichi: furiten blocks tsumo too (PK-6)"
+        return "a tile you wait on is in your own discards: furiten blocks tsumo too (PK-6)"
 
     name: str = "pk"
     options: RiichiOptions = field(default_factory=lambda: RiichiOptions(kuitan=False, atozuke=False))

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engine.notation import HandSpec, WinContext
 from engine.rules.base import Ruleset, register
+from engine.rules.facts import AiProfile
 from engine.scoring.evaluate import evaluate
 from engine.scoring.result import ScoreResult
 from engine.scoring.yaku import RIICHI_YAKU, Yaku
@@ -167,6 +168,18 @@ def claimable_discards(g: Game, seat: int, window: str = "since_last_turn") -> l
 
 @dataclass(frozen=True, kw_only=True)
 class Seigou(Ruleset):
+    # what the bot and the AI ask of this variant (Ruleset facts)
+    menu_order: ClassVar[int] = 20
+    rule_book: ClassVar[str] = "seigou"
+    rule_prefix: ClassVar[str] = "SG"
+
+    def ai_profile(self) -> AiProfile:
+        return AiProfile(calls="yaku", kuitan=self.options.kuitan)
+
+    def river_slots(self, g: Game, seat: int) -> list[int | None] | None:
+        """SG-2: one slot per go-around, a claimed discard or a kan turn left blank."""
+        return river_slots(g, seat)
+
     name: str = "seigou"
     yaku: tuple[Yaku, ...] = SEIGOU_YAKU
     seigou: SeigouOptions = field(default_factory=SeigouOptions)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.notation import HandSpec, MeldType
 from engine.rules.base import Ruleset, register
+from engine.rules.facts import AiProfile
 from engine.rules.shoukou_moves import (
     ankan_options,
     chi_options,
@@ -52,6 +53,15 @@ __all__ = ["ShoukouOptions", "ShoukouRuleset", "shoukou_ruleset"]
 @dataclass(frozen=True, kw_only=True)
 class ShoukouRuleset(Ruleset):
     """Riichi with the ±3 rank transformation (shoukou.md)."""
+
+    # what the bot and the AI ask of this variant (Ruleset facts)
+    menu_order: ClassVar[int] = 30
+    rule_book: ClassVar[str] = "shoukou"
+    rule_prefix: ClassVar[str] = "SK"
+    shanten_note: ClassVar[str] = "Plain shapes only: shoukou's ±3 transformations (SK-8, SK-11) are not counted here."
+
+    def ai_profile(self) -> AiProfile:
+        return AiProfile(calls="yaku", kuitan=self.options.kuitan)
 
     name: str = "shoukou"
     shoukou: ShoukouOptions = field(default_factory=ShoukouOptions)

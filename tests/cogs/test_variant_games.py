@@ -25,7 +25,7 @@ from bot.ai.policy import smart
 from bot.presenter import table_view
 from bot.render.pictures import BLANK, render_table
 from bot.storage.repository import Repository
-from bot.tables import PLAYABLE, Table, length_of, lengths
+from bot.tables import Table, length_of, lengths, playable
 from engine.rules.base import ruleset_names
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
@@ -240,7 +240,7 @@ def _results(c: Club) -> list[str]:
 
 
 def test_every_registered_ruleset_is_playable_with_its_own_lengths() -> None:
-    assert set(PLAYABLE) == set(ruleset_names())
+    assert set(playable()) == set(ruleset_names())
     assert [c.value for c in lengths("riichi")] == ["hanchan", "tonpuu"]
     assert length_of("taiwan16", None).options == {"tw": {"rounds": 4}}  # TW-3: a game is four rounds
     assert length_of("taiwan16", "tonpuu").options == {"tw": {"rounds": 1}}
@@ -256,7 +256,7 @@ def test_table_open_offers_every_ruleset_and_its_lengths(tmp_path: Path) -> None
                 await rec.response()
                 return [ch["value"] for ch in rec.choices or []]
 
-            assert await complete({"ruleset": ""}, "ruleset") == list(PLAYABLE)
+            assert await complete({"ruleset": ""}, "ruleset") == playable()
             assert await complete({"ruleset": "taiwan16", "length": ""}, "length") == ["4-rounds", "1-round", "2-rounds", "3-rounds"]
             assert (await complete({"ruleset": "chinitsu_toutenkou", "length": ""}, "length"))[0] == "6-hands"
             assert await complete({"ruleset": "sanma", "length": ""}, "length") == ["hanchan", "tonpuu"]
@@ -409,7 +409,7 @@ SEEDS = {
 
 def test_seeds_cover_every_variant() -> None:
     presets = {"riichi", "tenhou", "mleague", "majiang", "mahjongsoul", "sanma", "ema", "wrc"}
-    assert set(SEEDS) == set(PLAYABLE) - presets
+    assert set(SEEDS) == set(playable()) - presets
 
 
 # -- labels and warnings, without Discord ----------------------------------------------------------

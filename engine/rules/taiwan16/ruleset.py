@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from engine.hand.shanten import ShantenCalculator
 from engine.notation import HandSpec
 from engine.rules.base import Ruleset
+from engine.rules.facts import AiProfile, GameLength, HandValue
 from engine.rules.options import AbortiveDraws, RiichiOptions
 from engine.rules.taiwan16.hand import score_spec
 from engine.rules.taiwan16.options import TaiwanOptions
@@ -66,6 +67,37 @@ def standard_calculator(copies: int = 4, max_sets: int = 5) -> StandardCalculato
 
 @dataclass(frozen=True, kw_only=True)
 class Taiwan16(TaiwanTable, Ruleset):
+    # what the bot and the AI ask of this variant (Ruleset facts)
+    menu_order: ClassVar[int] = 40
+    rule_book: ClassVar[str] = "taiwan16"
+    rule_prefix: ClassVar[str] = "TW"
+    score_unit: ClassVar[str] = "chips"  # TW-13: base + tai × rate
+    final_with_uma: ClassVar[bool] = False
+    hand_value: ClassVar[HandValue] = "tai"
+    honba_word: ClassVar[str] = "continuation"  # TW-3: the dealer's continuations
+    riichi_word: ClassVar[str] = "Declare ready"  # TW-12: declared tenpai, no stick
+    riichi_stick: ClassVar[bool] = False
+    furiten_warning: ClassVar[str] = "You passed a win: no ron until your next turn (TW-10)."
+    set_aside: ClassVar[str] = "flower"  # TW-7
+    seats_by_dice: ClassVar[bool] = True  # TW-5 (seat_wind_of: TaiwanTable)
+
+    def lengths(self) -> tuple[GameLength, ...]:
+        """TW-3: four rounds; shorter games are the ``rounds`` option's other values."""
+        winds = ("East", "East and South", "East, South, West", "all four winds")
+        aliases = {1: ("tonpuu",), 2: ("hanchan",)}
+        return tuple(
+            GameLength(f"{r}-round{'s' if r > 1 else ''}", f"{r} round{'s' if r > 1 else ''} ({winds[r - 1]})", {"tw": {"rounds": r}}, aliases.get(r, ()))
+            for r in [self.tw.rounds] + [r for r in (1, 2, 3, 4) if r != self.tw.rounds]
+        )
+
+    def length_text(self) -> str:
+        return f"{self.tw.rounds} round{'s' if self.tw.rounds > 1 else ''}"
+
+    def ai_profile(self) -> AiProfile:
+        """TW-9: no minimum tai; TW-10: no furiten from one's own discards; TW-12: declared
+        tenpai costs nothing."""
+        return AiProfile(calls="any", genbutsu=False)
+
     name: str = "taiwan16"
     hand_size: int = 16
     max_sets: int = 5
