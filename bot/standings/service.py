@@ -34,6 +34,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.errors import UserError
 from bot.standings.chart import rating_chart
 from bot.standings.damage import (
     SETTLING,
@@ -65,8 +66,10 @@ SEATS = "ESWN"
 CHART_CACHE_SIZE = 256  # rating charts kept in memory (~30 KB each)
 
 
-class StandingsError(Exception):
+class StandingsError(UserError):
     """A request the standings refuse; the message is a plain sentence for the user."""
+
+    full_stop = True
 
 
 class _DamagedGame(StandingsError):
