@@ -28,13 +28,13 @@ T = TypeVar("T")
 class Writer:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self._thread: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jantaku-writer")
+        self._worker: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jantaku-writer")
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn(conn)`` as one transaction on the writer thread; its result, or its error."""
-        if self._thread is None:
+        if self._worker is None:
             raise RuntimeError("the database is not open")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, fn)
+        return await asyncio.get_running_loop().run_in_executor(self._worker, self._transaction, fn)
 
     def _transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self.conn
@@ -53,7 +53,7 @@ class Writer:
 
     async def close(self) -> None:
         """Let the queued writes finish, then stop the thread (the connection is closed by its owner)."""
-        thread, self._thread = self._thread, None
+        thread, self._worker = self._worker, None
         if thread is None:
             return
         await asyncio.get_running_loop().run_in_executor(thread, lambda: None)  # every earlier write is done
