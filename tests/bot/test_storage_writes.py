@@ -13,6 +13,7 @@ import asyncio
 import inspect
 import re
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import aiosqlite
@@ -82,7 +83,7 @@ def test_an_unknown_column_raises_before_any_sql_and_writes_nothing(tmp_path: Pa
             ran: list[str] = []
             await repo.db.set_trace_callback(ran.append)  # every statement either thread runs on the connection
             sneaky = "status = 'abandoned', thread_id"  # a keyword that is SQL, not a column
-            attempts = [
+            attempts: list[Callable[[], Awaitable[object]]] = [
                 lambda: repo.set_table(tid, nosuch=1),
                 lambda: repo.set_table(tid, **{sneaky: 5}),
                 lambda: repo.set_table(tid, id=99),  # the key is never set by name
@@ -99,10 +100,13 @@ def test_an_unknown_column_raises_before_any_sql_and_writes_nothing(tmp_path: Pa
                     await call()
             assert ran == []  # raised before any SQL was built, let alone run
             # inside a write, the step raises too, and the whole write is rolled back
+            def half_done(conn: sqlite3.Connection) -> None:
+                conn.execute("UPDATE tables SET seed = 'x' WHERE id = ?", (tid,))
+                set_game(conn, gid, status="void", nosuch=1)
+
             with pytest.raises(UnknownColumn, match="nosuch"):
-                await repo.write(lambda conn: (conn.execute("UPDATE tables SET seed = 'x' WHERE id = ?", (tid,)),
-                                               set_game(conn, gid, status="void", nosuch=1)))
-            await repo.db.set_trace_callback(None)
+                await repo.write(half_done)
+            await repo.db.set_trace_callback(None)  # type: ignore[arg-type]
             assert not [s for s in ran if "games" in s]  # the UPDATE of the game was never built
             assert _dump(path) == before  # nothing of any refused write is stored
             # the allowed columns still write

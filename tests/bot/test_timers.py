@@ -12,6 +12,7 @@ import asyncio
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ async def _table(svc: TableService, **kw: Any) -> int:
     return t.id
 
 
-async def _until(done: Any, seconds: float = 5.0) -> bool:
+async def _until(done: Callable[[], bool], seconds: float = 5.0) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if done():
@@ -92,7 +93,10 @@ def test_a_failing_database_call_for_one_table_leaves_the_other_clocks_running_a
             monkeypatch.setattr(repo, "mark_reminded", mark_reminded)
             monkeypatch.setattr(repo, "clear_timer", clear_timer)
             monkeypatch.setattr(repo, "append_actions", append_actions)
-            moved = lambda tid: svc.tables[tid].decision_serial() != serial[tid]  # noqa: E731
+
+            def moved(tid: int) -> bool:
+                return svc.tables[tid].decision_serial() != serial[tid]
+
             disp.start()
             # while A's calls fail, B's and C's clocks run out (the turns are played for alice)
             assert await _until(lambda: moved(b) and moved(c)), "the other tables' clocks were held up"
