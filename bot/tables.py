@@ -38,7 +38,6 @@ from engine.rules import warm_up
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError, Phase
-from engine.verify import commitment
 
 log = logging.getLogger(__name__)
 A = ActionType
@@ -439,14 +438,14 @@ class TableService:
         """Fairness: store the commitment to the table's seed (drawn at open) before anything is
         dealt, so that ``/table start`` can post it before the game starts. Refused as
         :meth:`start` would refuse (TableError), and nothing is stored then."""
+        from bot.fairness import table_commitment  # bot.fairness builds on this module
+
         t = await self.get(table_id)
         async with t.lock:
             self.check_start(t, user_id)
-            row = t.row
-            # a table opened before schema 4 has none stored: the one its seed gives (bot.fairness)
-            committed = row.commitment or commitment(row.ruleset, table_ruleset(row).options_dict(), row.seed)
+            committed = table_commitment(t.row)
             await self._store(self.repo.set_table(t.id, commitment=committed))
-            row.commitment = committed
+            t.row.commitment = committed
         return t
 
     async def abandon(self, table_id: int, user_id: int, *, organiser: bool) -> Table:
