@@ -26,6 +26,7 @@ import contextlib
 import os
 import platform
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from bench.results import write_section  # noqa: E402
 from bot.standings.scoring import settle  # noqa: E402
 from bot.standings.service import LEADERBOARD_ORDERS, Entry, StandingsService, Who  # noqa: E402
-from bot.storage.repository import GameRow, PlayerLine, Repository  # noqa: E402
+from bot.storage.repository import GameRow, PlayerLine, Repository, insert_game  # noqa: E402
 
 GUILD = 1
 
@@ -79,8 +80,9 @@ async def build(repo: Repository, season_id: int, games: int, players: int, rng:
     """Insert the games directly (no ratings yet): the recomputation below fills them in."""
     whos = [Who.member(1000 + i, f"player{i:03d}") for i in range(players)]
     t0 = time.time() - games * 60
-    async with repo.tx() as db:
-        await db.execute(
+
+    def write(conn: sqlite3.Connection) -> None:
+        conn.execute(
             "INSERT INTO tables (id, guild_id, channel_id, opener_id, ruleset, seed, status, created_at) VALUES (1, ?, 1, 1, 'riichi', 'x', 'finished', 0)",
             (GUILD,),
         )
@@ -98,12 +100,14 @@ async def build(repo: Repository, season_id: int, games: int, players: int, rng:
             bot = k % 10 == 0
             g = GameRow(id=0, guild_id=GUILD, season_id=season_id, table_id=1 if bot else None, source="bot" if bot else "manual",
                         ruleset="riichi", finished_at=t0 + 60 * k, status="ok", sticks=0, data={}, players=lines)
-            gid = await repo.sx_insert_game(db, g)
+            gid = insert_game(conn, g)
             if bot:
                 for seat in range(4):
                     wins, deal = rng.randrange(0, 3), rng.randrange(0, 3)
                     stats_rows.append((gid, seat, 6, wins, deal, rng.randrange(0, 3), rng.randrange(0, 4), 5200 * wins, 3900 * deal))
-        await db.executemany("INSERT INTO game_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", stats_rows)
+        conn.executemany("INSERT INTO game_stats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", stats_rows)
+
+    await repo.write(write)
 
 
 async def run(args: argparse.Namespace, out: list[str]) -> None:
@@ -118,14 +122,12 @@ async def run(args: argparse.Namespace, out: list[str]) -> None:
         out.append(f"club: {args.games:,} games, {args.players} players, one season; built in {time.perf_counter() - t:.1f} s")
 
         for system in ("openskill", "points", "tenhou"):
-            async with repo.tx() as db:
-                await db.execute("UPDATE seasons SET rating = ? WHERE id = ?", (system, season.id))
+            await repo.write(lambda conn, system=system: conn.execute("UPDATE seasons SET rating = ? WHERE id = ?", (system, season.id)))
             t = time.perf_counter()
             await st.recompute_season(season.id)
             took = time.perf_counter() - t
             out.append(f"full rating recomputation ({system}): {took:.2f} s (target < 30 s)")
-        async with repo.tx() as db:
-            await db.execute("UPDATE seasons SET rating = 'openskill' WHERE id = ?", (season.id,))
+        await repo.write(lambda conn: conn.execute("UPDATE seasons SET rating = 'openskill' WHERE id = ?", (season.id,)))
         await st.recompute_season(season.id)
 
         lb: list[float] = []

@@ -1,4 +1,11 @@
-"""The discord.py client: start-up, cogs, command sync, restoring tables after a restart."""
+"""The discord.py client: start-up, cogs, command sync, restoring tables after a restart.
+
+The services are attributes of :class:`JantakuBot`, and that is the one way a cog or a button gets
+one (``self.bot.service``, ``interaction.client.standings``): the repository, the table service,
+the standings, the turn clocks and the first-response queue are made here; the presenter, which
+draws the play cog's buttons, is made by that cog when it loads. Slash commands run on
+:class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +19,10 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.command_tree import Tree
 from bot.config import Settings
 from bot.responses import FirstResponses
+from bot.standings.service import StandingsService
 from bot.storage.repository import Repository
 from bot.tables import TableService
 from bot.timers import TimerDispatcher
@@ -40,7 +49,7 @@ def _answered_here(interaction: discord.Interaction) -> bool:
 
 
 class JantakuBot(commands.Bot):
-    presenter: Presenter
+    presenter: Presenter  # set by the play cog (cogs.play), which owns the views it draws
 
     def __init__(self, settings: Settings, **kwargs: object) -> None:
         intents = discord.Intents.default()
@@ -52,10 +61,13 @@ class JantakuBot(commands.Bot):
             # connections instead of opening (against Discord: a TLS handshake) one per click. The
             # gateway's websocket holds one more of the same connector for as long as it is open.
             kwargs["connector"] = aiohttp.TCPConnector(limit=settings.http_connections + 1)
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, **kwargs)  # type: ignore[arg-type]
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, tree_cls=Tree, **kwargs  # type: ignore[arg-type]
+        )
         self.settings = settings
         self.repo = Repository(settings.database)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay)
+        self.standings = StandingsService(self.repo)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.ai.policy import POLICIES
+from bot.errors import UserError
 from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow
 from engine.rules import warm_up
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names, rulesets_in_menu_order
@@ -42,7 +43,7 @@ from engine.table.game import Game, IllegalActionError, Phase
 log = logging.getLogger(__name__)
 A = ActionType
 
-class TableError(Exception):
+class TableError(UserError):
     """A request the table refuses; the message is a plain sentence for the user."""
 
 
@@ -395,6 +396,28 @@ class TableService:
                 raise StorageError(start_failed) from None
         await self._emit(update)
         return update
+
+    async def set_thread(self, table_id: int, thread_id: int) -> Table:
+        """The thread the table plays in from now on (``/table open thread:true``), stored first."""
+        t = await self.get(table_id)
+        async with t.lock:
+            await self._store(self.repo.set_table(t.id, thread_id=thread_id))
+            t.row.thread_id = thread_id
+        return t
+
+    async def commit_seed(self, table_id: int, user_id: int) -> Table:
+        """Fairness: store the commitment to the table's seed (drawn at open) before anything is
+        dealt, so that ``/table start`` can post it before the game starts. Refused as
+        :meth:`start` would refuse (TableError), and nothing is stored then."""
+        from bot.fairness import table_commitment  # bot.fairness builds on this module
+
+        t = await self.get(table_id)
+        async with t.lock:
+            self.check_start(t, user_id)
+            committed = table_commitment(t.row)
+            await self._store(self.repo.set_table(t.id, commitment=committed))
+            t.row.commitment = committed
+        return t
 
     async def abandon(self, table_id: int, user_id: int, *, organiser: bool) -> Table:
         t = await self.get(table_id)

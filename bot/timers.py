@@ -4,10 +4,12 @@ As in RoboDanny's reminders: the dispatcher reads the earliest timer, sleeps unt
 until a table re-arms its timer, which wakes it), then asks TableService to time the turn out.
 Async tables get one DM reminder halfway through the deadline.
 
-A failed database call never ends the dispatcher: a turn that could not be stored (the database
-read-only or full) is retried for that table after a back-off (1 s, doubling to a minute) while
-the other tables' clocks run on; an error reading the timers waits the same way. Timers of tables
-the service reports damaged are left alone.
+A failed database call never ends the dispatcher, nor holds up another table's clock: a database
+call that fails while one table's clock acts (its turn not stored, its reminder not marked, its
+finished timer not cleared: the database read-only, full, or failing) is logged and retried for
+that table alone after a back-off (1 s, doubling to a minute), its timer kept, while the other
+tables' clocks run on; an error reading the timers waits the same way. Timers of tables the service
+reports damaged are left alone.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
@@ -112,6 +115,21 @@ class TimerDispatcher:
         return timer.due - now
 
     async def _fire(self, timer: TimerRow, now: float) -> None:
+        try:
+            await self._act(timer, now)
+        except (StorageError, sqlite3.Error, OSError) as e:
+            # not stored, so not applied: this table's clock acts again after a back-off
+            backoff = min(LAST_RETRY, self._backoffs.get(timer.table_id, 0.0) * 2 or FIRST_RETRY)
+            self._backoffs[timer.table_id] = backoff
+            self._retry[timer.table_id] = time.time() + backoff
+            why = "the turn could not be stored" if isinstance(e, StorageError) else f"a database call failed ({e})"
+            log.warning("timer for table %s: %s; trying again in %.3g s", timer.table_id, why, backoff)
+            return
+        self._backoffs.pop(timer.table_id, None)
+
+    async def _act(self, timer: TimerRow, now: float) -> None:
+        """What the table's clock does now: remind (async tables, halfway), or run the turn out.
+        A failed database call is raised (:meth:`_fire` retries the table later)."""
         t = self.service.tables.get(timer.table_id)
         if t is not None and t.row.mode == "async" and not timer.reminded and self.remind is not None and now < timer.due:
             await self.service.repo.mark_reminded(timer.table_id)
@@ -124,20 +142,14 @@ class TimerDispatcher:
             await self.settled()
         try:
             update = await self.service.timeout(timer.table_id, timer.serial)
-        except StorageError:
-            # not stored, so not applied: this table's clock runs out again after a back-off
-            backoff = min(LAST_RETRY, self._backoffs.get(timer.table_id, 0.0) * 2 or FIRST_RETRY)
-            self._backoffs[timer.table_id] = backoff
-            self._retry[timer.table_id] = time.time() + backoff
-            log.warning("timer for table %s: the turn could not be stored; trying again in %.3g s", timer.table_id, backoff)
-            return
+        except (StorageError, sqlite3.Error, OSError):
+            raise  # the database failed: retried, the timer kept
         except TableError as e:
             log.info("timer for table %s: %s", timer.table_id, e)
             update = None
         except Exception:
             log.exception("timer for table %s failed", timer.table_id)
             update = None
-        self._backoffs.pop(timer.table_id, None)
         if update is None:
             if timer.table_id in self.service.damaged:
                 return  # a damaged table's timer is kept for when it is repaired

@@ -2,7 +2,8 @@
 
 The cog only translates: the hand grammar and the numbers come from :mod:`engine`, the pictures
 from :mod:`bot.render.lookup`, the rule texts from :mod:`bot.rules_text`. Bad input gets one plain
-ephemeral sentence (a hand's message points at the bad character); nothing raises to the user.
+ephemeral sentence (a hand's message points at the bad character): the commands raise
+:class:`LookupError_` and the command tree's error handler (:mod:`bot.command_tree`) answers it.
 
 Long rule lists are paged with buttons whose ``custom_id`` carries what they show
 (``lkr:<ruleset>:<page>:<user>``), so they keep working after a restart.
@@ -22,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import UserError
 from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
 from bot.render.names import tile_name, yaku_name
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
@@ -49,7 +51,7 @@ _LIMITS = {"kazoe": "kazoe yakuman"}
 _UNITS = {"han_fu": "han", "tai": "tai", "points": "pts"}
 
 
-class LookupError_(ValueError):
+class LookupError_(UserError, ValueError):
     """A look-up that cannot be answered; the message is the plain sentence the user sees."""
 
 
@@ -588,20 +590,8 @@ class Lookups(commands.Cog):
         self, interaction: discord.Interaction, hand: str, ruleset: str | None = None
     ) -> None:
         line = hand.strip() if not ruleset else f"{hand.strip()} ruleset={ruleset.strip()}"
-        try:
-            check_hand(line)
-            ans = await _in_thread(interaction, score_hand, line)
-        except LookupError_ as e:
-            await _reply(interaction, _clip(str(e), 2000), ephemeral=True)
-            return
-        except Exception:
-            log.exception("/score failed for %r", line)
-            await _reply(
-                interaction,
-                "Something went wrong while scoring that hand; it has been logged.",
-                ephemeral=True,
-            )
-            return
+        check_hand(line)  # a refusal is answered by the command tree's error handler (bot.command_tree)
+        ans = await _in_thread(interaction, score_hand, line)
         lines = [f"`{ans.hand}`", *ans.lines]
         embeds = _embeds(ans.title, lines, "score.png", discord.Colour.gold())
         await _reply(interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="score.png"))
@@ -613,18 +603,8 @@ class Lookups(commands.Cog):
     async def shanten_cmd(
         self, interaction: discord.Interaction, tiles: str, ruleset: str | None = None
     ) -> None:
-        try:
-            check_tiles(tiles, ruleset)
-            ans = await _in_thread(interaction, shanten_of, tiles, ruleset)
-        except LookupError_ as e:
-            await _reply(interaction, _clip(str(e), 2000), ephemeral=True)
-            return
-        except Exception:
-            log.exception("/shanten failed for %r", tiles)
-            await _reply(
-                interaction, "Something went wrong with those tiles; it has been logged.", ephemeral=True
-            )
-            return
+        check_tiles(tiles, ruleset)
+        ans = await _in_thread(interaction, shanten_of, tiles, ruleset)
         embeds = _embeds(ans.title, ans.lines, "shanten.png", discord.Colour.blue())
         await _reply(
             interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="shanten.png")
@@ -649,25 +629,15 @@ class Lookups(commands.Cog):
         self, interaction: discord.Interaction, ruleset: app_commands.Choice[str], topic: str | None = None
     ) -> None:
         name = ruleset.value
-        try:
-            if not topic or not topic.strip():
-                embed, pages = rule_list_embed(rulebook(name), 0)
-                view = page_view(name, 0, pages, interaction.user.id)
-                if view is None:
-                    await interaction.response.send_message(embed=embed)
-                else:
-                    await interaction.response.send_message(embed=embed, view=view)
-                return
-            entry, book, also = find_rule(name, topic)
-        except LookupError_ as e:
-            await interaction.response.send_message(_clip(str(e), 2000), ephemeral=True)
+        if not topic or not topic.strip():
+            embed, pages = rule_list_embed(rulebook(name), 0)
+            view = page_view(name, 0, pages, interaction.user.id)
+            if view is None:
+                await interaction.response.send_message(embed=embed)
+            else:
+                await interaction.response.send_message(embed=embed, view=view)
             return
-        except (KeyError, ValueError, OSError):
-            log.exception("/rule failed for %s %r", name, topic)
-            await interaction.response.send_message(
-                f"The rule texts of {name} could not be read; it has been logged.", ephemeral=True
-            )
-            return
+        entry, book, also = find_rule(name, topic)
         await interaction.response.send_message(embed=rule_embed(entry, book, also[:30]))
 
     @rule_cmd.autocomplete("topic")

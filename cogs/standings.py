@@ -1,7 +1,9 @@
 """Standings commands: ``/season``, ``/result``, ``/leaderboard`` and ``/stats``.
 
 Thin: each command resolves members and guests, calls :class:`~bot.standings.service.StandingsService`
-and answers with a plain sentence (ephemeral for refusals). The leaderboard's page buttons are
+(the bot's ``standings``) and answers with a plain sentence; a refusal (:class:`StandingsError`, or
+an organisers' command asked by someone else, :func:`~bot.command_tree.organiser_only`) is
+answered, ephemeral, by the command tree's one error handler. The leaderboard's page buttons are
 ``DynamicItem``s whose ``custom_id`` (``lb:<season>:<by>:<page>:<user>``) carries the page, so they
 keep working after a restart.
 
@@ -25,6 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.command_tree import answer, organiser_only
 from bot.standings.service import (
     LEADERBOARD_ORDERS,
     Entry,
@@ -51,31 +54,6 @@ _BY_CHOICES = [
 
 def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
-
-
-def service_of(bot: commands.Bot) -> StandingsService:
-    svc = getattr(bot, "standings", None)
-    if svc is None:
-        svc = StandingsService(bot.repo)  # type: ignore[attr-defined]
-        bot.standings = svc  # type: ignore[attr-defined]
-    return svc
-
-
-def is_organiser(bot: commands.Bot, interaction: discord.Interaction) -> bool:
-    member = interaction.user
-    if isinstance(member, discord.Member):
-        if member.guild_permissions.manage_guild:
-            return True
-        role = bot.settings.organiser_role  # type: ignore[attr-defined]
-        return any(r.name == role for r in member.roles)
-    return False
-
-
-async def _answer(interaction: discord.Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 def _bot_refusal(name: str) -> StandingsError:
@@ -201,21 +179,7 @@ class _StandingsCog:
 
     @property
     def svc(self) -> StandingsService:
-        return service_of(self.bot)
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, StandingsError):
-            text = str(original)
-            text = text + ("" if text.endswith((".", "?", "!")) else ".")
-        else:
-            log.exception("command failed", exc_info=original)
-            text = "Something went wrong on my side; nothing was changed. Please try again."
-        await _answer(interaction, text)
-
-    def _require_organiser(self, interaction: discord.Interaction, what: str) -> None:
-        if not is_organiser(self.bot, interaction):
-            raise StandingsError(f"only an organiser (the {self.bot.settings.organiser_role} role or Manage Server) can {what}")
+        return self.bot.standings
 
     async def _season_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         seasons = await self.svc.list_seasons(interaction.guild_id)
@@ -236,13 +200,13 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         ties="equal scores: seat order from the first dealer, or split the uma", leftover="riichi sticks left at the end: to first place or to nobody",
         parallel="start it while another season runs",
     )
+    @organiser_only("start a season")
     async def start(
         self, interaction: discord.Interaction, name: str, ruleset: str = "riichi",
         rating: Literal["openskill", "points", "tenhou"] = "openskill", min_games: app_commands.Range[int, 0, 1000] = 0,
         uma: str | None = None, start_points: int | None = None, return_points: int | None = None,
         ties: Literal["seat", "split"] = "seat", leftover: Literal["first", "none"] = "first", parallel: bool = False,
     ) -> None:
-        self._require_organiser(interaction, "start a season")
         s = await self.svc.start_season(
             interaction.guild_id, interaction.user.id, name, ruleset=ruleset, start_points=start_points, return_points=return_points,
             uma=uma, rating=rating, min_games=min_games, ties=ties, leftover=leftover, parallel=parallel,
@@ -258,14 +222,14 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         )
 
     @app_commands.command(name="end", description="End a season (organisers)")
+    @organiser_only("end a season")
     async def end(self, interaction: discord.Interaction, season: str | None = None) -> None:
-        self._require_organiser(interaction, "end a season")
         s = await self.svc.end_season(interaction.guild_id, interaction.user.id, season)
         await interaction.response.send_message(f"Season **{s.name}** has ended.")
 
     @app_commands.command(name="rename", description="Rename a season (organisers)")
+    @organiser_only("rename a season")
     async def rename(self, interaction: discord.Interaction, new_name: str, season: str | None = None) -> None:
-        self._require_organiser(interaction, "rename a season")
         old = (await self.svc.season(interaction.guild_id, season)).name
         s = await self.svc.rename_season(interaction.guild_id, interaction.user.id, season, new_name)
         await interaction.response.send_message(f"Season **{old}** is now called **{s.name}**.")
@@ -285,8 +249,8 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         await interaction.response.send_message("\n".join(lines))
 
     @app_commands.command(name="rebuild", description="Rebuild a season's ratings and standings from its games (organisers)")
+    @organiser_only("rebuild a season's standings")
     async def rebuild(self, interaction: discord.Interaction, season: str | None = None) -> None:
-        self._require_organiser(interaction, "rebuild a season's standings")
         s, games = await self.svc.rebuild_season(interaction.guild_id, interaction.user.id, season, organiser=True)
         await interaction.response.send_message(
             f"The standings of **{s.name}** were rebuilt from its {games} game{'s' if games != 1 else ''}."
@@ -336,11 +300,11 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         await interaction.response.send_message(_game_text(g, f"Game #{g.id} recorded:"))
 
     @app_commands.command(name="edit", description="Correct a recorded game (organisers)")
+    @organiser_only("edit a result")
     async def edit(
         self, interaction: discord.Interaction, game: int, p1: str, s1: int, p2: str, s2: int, p3: str, s3: int,
         p4: str | None = None, s4: int | None = None, sticks: app_commands.Range[int, 0, 100] = 0, seat_order: bool = False,
     ) -> None:
-        self._require_organiser(interaction, "edit a result")
         entries = await self._entries(interaction, [(p1, s1), (p2, s2), (p3, s3), (p4, s4)])
         g = await self.svc.edit_result(
             interaction.guild_id, interaction.user.id, game, entries, organiser=True, sticks=sticks, seat_order=seat_order
@@ -348,8 +312,8 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         await interaction.response.send_message(_game_text(g, f"Game #{g.id} corrected; later ratings were recomputed:"))
 
     @app_commands.command(name="void", description="Take a recorded game out of the standings (organisers)")
+    @organiser_only("void a result")
     async def void(self, interaction: discord.Interaction, game: int, reason: str = "") -> None:
-        self._require_organiser(interaction, "void a result")
         g = await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
         pending = g.data.get("not_recomputed")
         if pending:
@@ -384,8 +348,8 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         await interaction.followup.send("\n\n".join(parts))
 
     @app_commands.command(name="link", description="Count a guest's games for a member from now on (organisers)")
+    @organiser_only("link a guest")
     async def link(self, interaction: discord.Interaction, guest: str, member: discord.Member) -> None:
-        self._require_organiser(interaction, "link a guest")
         if member.bot:
             raise _bot_refusal(_name(member))
         who = Who.member(member.id, _name(member))
@@ -393,8 +357,8 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         await interaction.response.send_message(f"The games of guest {guest.removeprefix('guest:')} now count for {who.name}.")
 
     @app_commands.command(name="audit", description="Who changed which result, when (organisers)")
+    @organiser_only("read the audit log")
     async def audit(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        self._require_organiser(interaction, "read the audit log")
         rows = await self.svc.repo.audit(interaction.guild_id, game_id=game)
         if not rows:
             await interaction.response.send_message("Nothing in the audit log.", ephemeral=True)
@@ -430,15 +394,15 @@ class LeaderboardPageButton(
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.user:
-            await _answer(interaction, "These buttons belong to whoever asked for this leaderboard: use /leaderboard yourself.")
+            await answer(interaction, "These buttons belong to whoever asked for this leaderboard: use /leaderboard yourself.")
             return False
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            page = await service_of(interaction.client).leaderboard(interaction.guild_id, self.season, self.by, self.page)  # type: ignore[arg-type]
+            page = await interaction.client.standings.leaderboard(interaction.guild_id, self.season, self.by, self.page)  # type: ignore[attr-defined]
         except StandingsError as e:
-            await _answer(interaction, str(e))
+            await answer(interaction, str(e))
             return
         await interaction.response.edit_message(content=page.text(), view=leaderboard_view(page, self.user))
 
@@ -499,9 +463,8 @@ class BoardCog(_StandingsCog, commands.Cog):
 
 
 async def setup(bot: JantakuBot) -> None:
-    svc = service_of(bot)
-    if svc.on_table_update not in bot.service.listeners:
-        bot.service.listeners.append(svc.on_table_update)
+    if bot.standings.on_table_update not in bot.service.listeners:
+        bot.service.listeners.append(bot.standings.on_table_update)
     await bot.add_cog(SeasonCog(bot))
     await bot.add_cog(ResultCog(bot))
     await bot.add_cog(BoardCog(bot))

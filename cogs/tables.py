@@ -1,7 +1,9 @@
 """``/table`` commands: open, join, leave, add-ai, start, status, abandon, list, export, verify, auto.
 
 Thin: each command parses its options, calls :class:`~bot.tables.TableService` and answers with a
-plain sentence (ephemeral for refusals). No rule logic here.
+plain sentence; a refusal (:class:`~bot.tables.TableError`) is raised and answered, ephemeral, by
+the command tree's one error handler (:mod:`bot.command_tree`). No rule logic here, and no write
+to storage: the table service makes every change to a table.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import fairness
+from bot.command_tree import is_organiser
 from bot.presenter import status_text
-from bot.tables import Table, TableError, length_text, lengths, playable
+from bot.tables import Table, TableError, TableService, length_text, lengths, playable
 from engine.rules.base import find_ruleset
 
 if TYPE_CHECKING:
@@ -61,7 +64,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         super().__init__()
 
     @property
-    def service(self):  # type: ignore[no-untyped-def]
+    def service(self) -> TableService:
         return self.bot.service
 
     async def _pick(self, interaction: discord.Interaction, table: int | None, *, statuses: tuple[str, ...] = ("open", "playing")) -> Table:
@@ -75,27 +78,6 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         mine = [r for r in rows if any(s.user_id == interaction.user.id for s in r.seats)]
         row = (mine or rows)[-1]
         return await self.service.get(row.id)
-
-    def _organiser(self, interaction: discord.Interaction) -> bool:
-        member = interaction.user
-        if isinstance(member, discord.Member):
-            if member.guild_permissions.manage_guild:
-                return True
-            return any(r.name == self.bot.settings.organiser_role for r in member.roles)
-        return False
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, TableError):
-            text = str(original)
-        else:
-            log.exception("command failed", exc_info=original)
-            text = "Something went wrong on my side; nothing was changed. Please try again."
-        text = text[:2000]  # Discord's limit for a message
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="open", description="Open a table in this channel")
     @app_commands.describe(
@@ -147,8 +129,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         if thread:
             msg = await interaction.original_response()
             th = await msg.create_thread(name=f"Table #{t.id} ({t.row.ruleset})")
-            t.row.thread_id = th.id
-            await self.service.repo.set_table(t.id, thread_id=th.id)
+            await self.service.set_thread(t.id, th.id)
             await th.send(f"Table #{t.id} plays here.")
 
     @open.autocomplete("ruleset")
@@ -193,10 +174,8 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     @app_commands.command(name="start", description="Start the game")
     async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table, statuses=("open",))
-        self.service.check_start(t, interaction.user.id)  # a refusal is answered before any announcement
-        # the commitment is stored and posted before any tile is dealt (the seed was drawn at open)
-        t.row.commitment = fairness.table_commitment(t.row)
-        await self.service.repo.set_table(t.id, commitment=t.row.commitment)
+        # the commitment is stored and posted before any tile is dealt (a refusal is answered before any announcement)
+        t = await self.service.commit_seed(t.id, interaction.user.id)
         await interaction.response.send_message(
             f"Table #{t.id} starts! Seats are drawn at random; hands come by direct message.\n{fairness.commitment_text(t)}"
         )
@@ -218,7 +197,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     @app_commands.command(name="abandon", description="Close a table (the opener or an organiser)")
     async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table)
-        await self.service.abandon(t.id, interaction.user.id, organiser=self._organiser(interaction))
+        await self.service.abandon(t.id, interaction.user.id, organiser=is_organiser(interaction))
         await interaction.response.send_message(f"Table #{t.id} was abandoned by {_name(interaction.user)}.")
 
     @app_commands.command(name="list", description="Tables in this server")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from typing import Any
 
 import aiosqlite
@@ -120,10 +121,19 @@ def season_from_row(r: Any) -> tuple[SeasonRow, dict[str, str]]:
     return season, bad
 
 
+_CLUB_SEASONS = "SELECT * FROM seasons WHERE guild_id = ? ORDER BY id"
+_SEASON = "SELECT * FROM seasons WHERE id = ?"
+
+
 async def read_seasons(db: aiosqlite.Connection, guild_id: int | None) -> list[tuple[SeasonRow, dict[str, str]]]:
     """Every season of a club in the order they were started, damaged ones included."""
-    async with db.execute("SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)) as cur:
+    async with db.execute(_CLUB_SEASONS, (guild_id,)) as cur:
         return [season_from_row(r) for r in await cur.fetchall()]
+
+
+def seasons_in(conn: sqlite3.Connection, guild_id: int | None) -> list[tuple[SeasonRow, dict[str, str]]]:
+    """:func:`read_seasons` inside a write (on the writer thread)."""
+    return [season_from_row(r) for r in conn.execute(_CLUB_SEASONS, (guild_id,)).fetchall()]
 
 
 def season_damage_text(season: SeasonRow, bad: dict[str, str]) -> str:
@@ -270,8 +280,14 @@ def _game_damage(g: Any, seats: list[Any], players: int) -> str | None:
 
 async def read_season(db: aiosqlite.Connection, season_id: int) -> tuple[SeasonRow, dict[str, str]] | None:
     """One season by id (damaged or not), or None if there is no such row."""
-    async with db.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)) as cur:
+    async with db.execute(_SEASON, (season_id,)) as cur:
         r = await cur.fetchone()
+    return season_from_row(r) if r is not None else None
+
+
+def season_in(conn: sqlite3.Connection, season_id: int) -> tuple[SeasonRow, dict[str, str]] | None:
+    """:func:`read_season` inside a write (on the writer thread)."""
+    r = conn.execute(_SEASON, (season_id,)).fetchone()
     return season_from_row(r) if r is not None else None
 
 

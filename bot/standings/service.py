@@ -1,10 +1,12 @@
 """StandingsService: seasons, recorded results, ratings, leaderboards and player statistics.
 
-Every write is one transaction on the repository: a result, its places and uma/oka-adjusted
-result, the rating changes, the season summary rows and the audit-log entry are written together
-or not at all. A finished bot game is recorded inside the very transaction that stores its last
-action (:meth:`on_bot_game`, registered as a repository hook), under a savepoint so that a problem
-in the standings can never lose the game itself.
+Every write is one write function run by the repository's writer (``repo.write(fn)``, one
+transaction): a result, its places and uma/oka-adjusted result, the rating changes, the season
+summary rows and the audit-log entry are written together or not at all. A finished bot game is
+recorded inside the very write that stores its last action (:meth:`on_bot_game`, registered as a
+repository hook), under a savepoint so that a problem in the standings can never lose the game
+itself. The write functions run on the writer thread: they read and write through the
+``sqlite3`` connection they are given, never through the async reads.
 
 No Discord types here: the cog resolves members and guests into :class:`Who` values and turns
 :class:`StandingsError` into a plain answer.
@@ -23,6 +25,7 @@ import hashlib
 import io
 import logging
 import re
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -31,6 +34,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.errors import UserError
 from bot.standings.chart import rating_chart
 from bot.standings.damage import (
     SETTLING,
@@ -41,6 +45,8 @@ from bot.standings.damage import (
     read_season,
     read_seasons,
     season_damage_text,
+    season_in,
+    seasons_in,
     standing_damage,
     standing_damage_text,
     stats_damage,
@@ -48,6 +54,7 @@ from bot.standings.damage import (
 from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Seat, rating_system
 from bot.standings.scoring import settle
 from bot.standings.stats import SeatStats, game_stats
+from bot.storage import repository as sql
 from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
 from engine.rules.base import UnknownRuleset, find_ruleset, ruleset_names
 
@@ -59,8 +66,10 @@ SEATS = "ESWN"
 CHART_CACHE_SIZE = 256  # rating charts kept in memory (~30 KB each)
 
 
-class StandingsError(Exception):
+class StandingsError(UserError):
     """A request the standings refuse; the message is a plain sentence for the user."""
+
+    full_stop = True
 
 
 class _DamagedGame(StandingsError):
@@ -418,10 +427,10 @@ class StandingsService:
             for i, w in enumerate(players)
         ]
 
-    async def _rate(self, db: aiosqlite.Connection, season: SeasonRow, game_id: int, lines: list[PlayerLine]) -> None:
-        """Apply one more game (the newest of its season) to the ratings and the season summary."""
+    def _rate(self, conn: sqlite3.Connection, season: SeasonRow, game_id: int, lines: list[PlayerLine]) -> None:
+        """Apply one more game (the newest of its season) to the ratings and the season summary (in a write)."""
         system = self.system(season.rating)
-        current = await self.repo.sx_standings(db, season.id, [p.player for p in lines])
+        current = sql.standings_in(conn, season.id, [p.player for p in lines])
         for p in lines:
             c = current.get(p.player)
             bad = standing_damage(c) if c is not None else {}
@@ -440,25 +449,26 @@ class StandingsService:
             _add(st, p)
             st.rating, st.mu, st.sigma = after.rating, after.mu, after.sigma
             current[p.player] = st
-        await self.repo.sx_set_ratings(db, rows)
-        await self.repo.sx_put_standings(db, list(current.values()))
+        sql.set_ratings(conn, rows)
+        sql.put_standings(conn, list(current.values()))
 
-    async def on_bot_game(self, db: aiosqlite.Connection, game_id: int, g: dict[str, Any]) -> None:
-        """Repository hook: a bot game was just recorded in this transaction; give its seats their
-        identity keys and, if the club's running season plays this ruleset, attach it and rate it."""
-        await db.execute("SAVEPOINT standings")
+    def on_bot_game(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
+        """Repository hook, on the writer thread: a bot game was just recorded in this write; give
+        its seats their identity keys and, if the club's running season plays this ruleset, attach
+        it and rate it."""
+        conn.execute("SAVEPOINT standings")
         try:
-            await self._attach_bot_game(db, game_id, g)
+            self._attach_bot_game(conn, game_id, g)
         except Exception:
             log.exception("game %s: could not attach it to the standings; the game itself is kept", game_id)
-            await db.execute("ROLLBACK TO standings")
-        await db.execute("RELEASE standings")
+            conn.execute("ROLLBACK TO standings")
+        conn.execute("RELEASE standings")
 
-    async def _attach_bot_game(self, db: aiosqlite.Connection, game_id: int, g: dict[str, Any]) -> None:
+    def _attach_bot_game(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
         players = sorted(g["players"], key=lambda p: p["seat"])
         whos = [Who.member(p["user_id"], p["name"]) if p["user_id"] is not None else Who.ai(p["name"]) for p in players]
         points = [int(p["points"]) for p in players]
-        running = [s for s, bad in reversed(await read_seasons(db, g.get("guild_id"))) if s.active and not bad]
+        running = [s for s, bad in reversed(seasons_in(conn, g.get("guild_id"))) if s.active and not bad]
         season = next((s for s in running if s.ruleset == g["ruleset"] and s.players == len(players)), None)
         if season is None:
             lines = [
@@ -466,15 +476,15 @@ class StandingsService:
                            place=int(p["place"]), result=float(p["result"]))
                 for p, w in zip(players, whos)
             ]
-            await self.repo.sx_put_players(db, game_id, lines)
+            sql.put_players(conn, game_id, lines)
             return
         # the engine already gave leftover sticks to the top (R-2.9): settle the final points as they are
         lines = self._settled(season, whos, points, sticks=0)
         for line, p in zip(lines, players):
             line.seat = int(p["seat"])
-        await self.repo.sx_set_game(db, game_id, season_id=season.id)
-        await self.repo.sx_put_players(db, game_id, lines)
-        await self._rate(db, season, game_id, lines)
+        sql.set_game(conn, game_id, season_id=season.id)
+        sql.put_players(conn, game_id, lines)
+        self._rate(conn, season, game_id, lines)
 
     def _validate(self, season: SeasonRow, entries: Sequence[Entry], sticks: int) -> None:
         n = len(entries)
@@ -519,12 +529,12 @@ class StandingsService:
             id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="manual", ruleset=s.ruleset, finished_at=self.clock(),
             status="ok", sticks=sticks, data={"seat_order": seat_order, "scores": [e.score for e in entries]}, players=lines,
         )
-        async with self.repo.tx() as db:
-            gid = await self.repo.sx_insert_game(db, g, entered_by=actor_id)
-            g.id = gid
-            await self._rate(db, s, gid, lines)
-            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, game_id=gid, actor_id=actor_id, action="result add",
-                                     after=g.to_json())
+        def write(conn: sqlite3.Connection) -> None:
+            g.id = sql.insert_game(conn, g, entered_by=actor_id)
+            self._rate(conn, s, g.id, lines)
+            sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result add", after=g.to_json())
+
+        await self.repo.write(write)
         return g
 
     async def _game_in_club(self, guild_id: int | None, game_id: int) -> GameRow:
@@ -603,15 +613,17 @@ class StandingsService:
         before = g.to_json()
         data = {**g.data, "seat_order": seat_order, "scores": [e.score for e in entries]}
         await self._require_games_sound(self.repo.db, s, "correcting this result")
-        async with self.repo.tx() as db:
-            await self.repo.sx_set_game(db, game_id, sticks=sticks, data=data)
-            await self.repo.sx_put_players(db, game_id, lines)
-            await self._recompute(db, s, from_game=g)
-            after = await self.repo.get_game(game_id, db)
+        def write(conn: sqlite3.Connection) -> GameRow:
+            sql.set_game(conn, game_id, sticks=sticks, data=data)
+            sql.put_players(conn, game_id, lines)
+            self._recompute(conn, s, from_game=g)
+            after = sql.game_in(conn, game_id)
             assert after is not None
-            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, game_id=game_id, actor_id=actor_id, action="result edit",
-                                     before=before, after=after.to_json())
-        return after
+            sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=game_id, actor_id=actor_id, action="result edit",
+                      before=before, after=after.to_json())
+            return after
+
+        return await self.repo.write(write)
 
     async def void_result(self, guild_id: int | None, actor_id: int | None, game_id: int, *, organiser: bool, reason: str = "") -> GameRow:
         """Take a game out of everything (leaderboard, ratings, stats); the ratings are recomputed
@@ -629,16 +641,18 @@ class StandingsService:
         if s is not None:
             self._require_sound(s, "voiding this result")
             pending = await self._other_damage(s, game_id)
-        async with self.repo.tx() as db:
-            await self.repo.sx_set_game(db, game_id, status="void")
-            await self.repo.sx_set_ratings(db, [(None, None, None, None, game_id, p.seat) for p in g.players])
+        def write(conn: sqlite3.Connection) -> None:
+            sql.set_game(conn, game_id, status="void")
+            sql.set_ratings(conn, [(None, None, None, None, game_id, p.seat) for p in g.players])
             if s is not None and pending is None:
-                await self._recompute(db, s, from_game=g)
+                self._recompute(conn, s, from_game=g)
             after = replace(g, status="void").to_json()
             if reason:
                 after["reason"] = reason
-            await self.repo.sx_audit(db, guild_id=guild_id, season_id=g.season_id, game_id=game_id, actor_id=actor_id,
-                                     action="result void", before=g.to_json(), after=after)
+            sql.audit(conn, guild_id=guild_id, season_id=g.season_id, game_id=game_id, actor_id=actor_id,
+                      action="result void", before=g.to_json(), after=after)
+
+        await self.repo.write(write)
         out = replace(g, status="void")
         if pending:
             out.data = {**out.data, "not_recomputed": pending}
@@ -667,15 +681,18 @@ class StandingsService:
                 self._damage[s.id] = got[1]
                 self._require_sound(s, "voiding this result")
         pending = await self._other_damage(s, e.game_id) if s is not None else None
-        async with self.repo.tx() as db:
-            await self.repo.sx_set_game(db, e.game_id, status="void")
+        after: dict[str, Any] = {"id": e.game_id, "status": "void", "damaged": True}
+        if reason:
+            after["reason"] = reason
+
+        def write(conn: sqlite3.Connection) -> None:
+            sql.set_game(conn, e.game_id, status="void")
             if s is not None and pending is None:
-                await self._recompute(db, s, from_game=None)
-            after: dict[str, Any] = {"id": e.game_id, "status": "void", "damaged": True}
-            if reason:
-                after["reason"] = reason
-            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id if s else None, game_id=e.game_id, actor_id=actor_id,
-                                     action="result void", before={"id": e.game_id, "status": "ok", "damaged": True}, after=after)
+                self._recompute(conn, s, from_game=None)
+            sql.audit(conn, guild_id=guild_id, season_id=s.id if s else None, game_id=e.game_id, actor_id=actor_id,
+                      action="result void", before={"id": e.game_id, "status": "ok", "damaged": True}, after=after)
+
+        await self.repo.write(write)
         return GameRow(id=e.game_id, guild_id=guild_id, season_id=s.id if s else None, table_id=None, source="?", ruleset="?",
                        finished_at=0.0, status="void", sticks=0, data={"not_recomputed": pending} if pending else {})
 
@@ -691,18 +708,20 @@ class StandingsService:
             if await self.repo.standing(club_season.id, g.player) is not None:
                 self._require_sound(club_season, "linking this guest")
                 await self._require_games_sound(self.repo.db, club_season, "linking this guest")
-        async with self.repo.tx() as db:
+        def write(conn: sqlite3.Connection) -> list[int]:
             try:
-                seasons = await self.repo.sx_link_guest(db, guild_id, g.player, int(member.user_id or 0), member.name)
+                seasons = sql.link_guest(conn, guild_id, g.player, int(member.user_id or 0), member.name)
             except ValueError as e:
                 raise StandingsError(f"cannot link: {e}") from None
             for sid in seasons:
-                got = await read_season(db, sid)
+                got = season_in(conn, sid)
                 if got is not None and not any(c in SETTLING for c in got[1]):
-                    await self._recompute(db, got[0], from_game=None)
-            await self.repo.sx_audit(db, guild_id=guild_id, actor_id=actor_id, action="guest link",
-                                     before={"player": g.player, "name": known[g.player]}, after={"player": member.player, "name": member.name})
-        return seasons
+                    self._recompute(conn, got[0], from_game=None)
+            sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="guest link",
+                      before={"player": g.player, "name": known[g.player]}, after={"player": member.player, "name": member.name})
+            return seasons
+
+        return await self.repo.write(write)
 
     # ---------------------------------------------------------------- recomputation
 
@@ -715,8 +734,7 @@ class StandingsService:
         s = got[0]
         self._damage[s.id] = got[1]
         self._require_sound(s, "rebuilding its standings")
-        async with self.repo.tx() as db:
-            await self._recompute(db, s, from_game=None)
+        await self.repo.write(lambda conn: self._recompute(conn, s, from_game=None))
 
     async def rebuild_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None, *, organiser: bool) -> tuple[SeasonRow, int]:
         """Rebuild a season's ratings and summary rows from its games (organisers): the repair for a
@@ -728,15 +746,15 @@ class StandingsService:
         await self._require_games_sound(self.repo.db, s, "rebuilding its standings")
         await self.recompute_season(s.id)
         games = len(await self.repo.season_games(s.id))
-        async with self.repo.tx() as db:
-            await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, actor_id=actor_id, action="season rebuild",
-                                     after={"games": games})
+        await self.repo.write(
+            lambda conn: sql.audit(conn, guild_id=guild_id, season_id=s.id, actor_id=actor_id, action="season rebuild", after={"games": games})
+        )
         return s, games
 
-    async def _recompute(self, db: aiosqlite.Connection, season: SeasonRow, *, from_game: GameRow | None) -> None:
+    def _recompute(self, conn: sqlite3.Connection, season: SeasonRow, *, from_game: GameRow | None) -> None:
         """Ratings from ``from_game``'s place in the season on (all of them for None), then the
-        season's summary rows. Games before it keep their stored ratings, which are the start."""
-        games = await self.repo.season_games(season.id, db)
+        season's summary rows (in a write). Games before it keep their stored ratings, which are the start."""
+        games = sql.season_games_in(conn, season.id)
         system = self.system(season.rating)
         start_at = 0
         if from_game is not None:
@@ -748,7 +766,7 @@ class StandingsService:
                 prev = states.get(p.player)
                 count = (prev.games if prev else 0) + 1
                 if p.rating is None:  # a stored rating is missing: recompute everything instead
-                    return await self._recompute(db, season, from_game=None)
+                    return self._recompute(conn, season, from_game=None)
                 states[p.player] = RatingState(p.rating, count, p.mu, p.sigma)
         rows: list[tuple[float | None, float | None, float | None, float | None, int, int]] = []
         for g in games[start_at:]:
@@ -758,7 +776,7 @@ class StandingsService:
                 states[p.player] = a
                 p.rating, p.rating_delta, p.mu, p.sigma = a.rating, a.rating - b.rating, a.mu, a.sigma
                 rows.append((a.rating, p.rating_delta, a.mu, a.sigma, g.id, p.seat))
-        await self.repo.sx_set_ratings(db, rows)
+        sql.set_ratings(conn, rows)
         summary: dict[str, StandingRow] = {}
         for g in games:
             for p in g.players:
@@ -770,7 +788,7 @@ class StandingsService:
         for player, st in summary.items():
             final = states[player]
             st.rating, st.mu, st.sigma = final.rating, final.mu, final.sigma
-        await self.repo.sx_put_standings(db, list(summary.values()), replace_season=season.id)
+        sql.put_standings(conn, list(summary.values()), replace_season=season.id)
 
     # ---------------------------------------------------------------- import
 
@@ -810,37 +828,40 @@ class StandingsService:
             if n != s.players:
                 raise StandingsError(f"the season '{s.name}' plays {s.players}-player games, and the log{where} has {n} players")
         out = []
-        async with self.repo.tx() as db:
-            for i, got in enumerate(prepared):
-                assert not isinstance(got, str)
-                whos = []
-                for seat, log_name in enumerate(got.names):
-                    w = mapping.get(SEATS[seat]) or mapping.get(log_name.casefold())
-                    if w is None:
-                        w = (known_member(log_name) if known_member else None) or Who.guest(log_name or f"seat {SEATS[seat]}")
-                    whos.append(w)
-                keys = [w.player for w in whos]
-                dupe = next((w for w in whos if keys.count(w.player) > 1), None)
-                if dupe is not None:
-                    seats = ", ".join(SEATS[j] for j, k in enumerate(keys) if k == dupe.player)
-                    raise StandingsError(
-                        f"seats {seats} would both be {dupe.name}: map them to different players with names:, "
-                        f"e.g. names:\"{SEATS[keys.index(dupe.player)]}=guest:{dupe.name} A, "
-                        f"{SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)]}=guest:{dupe.name} B\""
-                    )
-                lines = self._settled(s, whos, got.points, sticks=got.sticks, leftover="none", start_total=got.start_total,
-                                      ties=s.ties)
-                data = {
-                    "file": filename, "format": got.format, "log_names": list(got.names), "complete": got.complete,
-                    "sha1": digest, "index": i, "log_ruleset": got.ruleset,
-                }
-                g = GameRow(id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="import", ruleset=got.ruleset,
-                            finished_at=self.clock(), status="ok", sticks=got.sticks, data=data, players=lines)
-                g.id = await self.repo.sx_insert_game(db, g, entered_by=actor_id)
-                await self._rate(db, s, g.id, lines)
-                await self.repo.sx_audit(db, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result import",
-                                         after=g.to_json())
-                out.append(g)
+        for i, got in enumerate(prepared):
+            assert not isinstance(got, str)
+            whos = []
+            for seat, log_name in enumerate(got.names):
+                w = mapping.get(SEATS[seat]) or mapping.get(log_name.casefold())
+                if w is None:
+                    w = (known_member(log_name) if known_member else None) or Who.guest(log_name or f"seat {SEATS[seat]}")
+                whos.append(w)
+            keys = [w.player for w in whos]
+            dupe = next((w for w in whos if keys.count(w.player) > 1), None)
+            if dupe is not None:
+                seats = ", ".join(SEATS[j] for j, k in enumerate(keys) if k == dupe.player)
+                raise StandingsError(
+                    f"seats {seats} would both be {dupe.name}: map them to different players with names:, "
+                    f"e.g. names:\"{SEATS[keys.index(dupe.player)]}=guest:{dupe.name} A, "
+                    f"{SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)]}=guest:{dupe.name} B\""
+                )
+            lines = self._settled(s, whos, got.points, sticks=got.sticks, leftover="none", start_total=got.start_total,
+                                  ties=s.ties)
+            data = {
+                "file": filename, "format": got.format, "log_names": list(got.names), "complete": got.complete,
+                "sha1": digest, "index": i, "log_ruleset": got.ruleset,
+            }
+            out.append(GameRow(id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="import", ruleset=got.ruleset,
+                               finished_at=self.clock(), status="ok", sticks=got.sticks, data=data, players=lines))
+
+        def write(conn: sqlite3.Connection) -> None:  # every game of the file, or none
+            for g in out:
+                g.id = sql.insert_game(conn, g, entered_by=actor_id)
+                self._rate(conn, s, g.id, g.players)
+                sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result import",
+                          after=g.to_json())
+
+        await self.repo.write(write)
         return out
 
     # ================================================================ reading

@@ -1,8 +1,13 @@
 """All SQL of the bot, over one long-lived aiosqlite connection (WAL, foreign keys on).
 
-Multi-statement writes run in one explicit ``BEGIN IMMEDIATE`` transaction (see :meth:`tx`);
-migrations in ``migrations/NNNN_*.sql`` are applied in order in one transaction at start-up and
-recorded in ``schema_version``. Readers check every column of the rows they read against the
+Every write is one plain function of a ``sqlite3.Connection`` run by the one writer
+(:mod:`bot.storage.writer`: one thread, one ``BEGIN IMMEDIATE`` transaction per function); the
+functions that make up a write (``insert_game``, ``put_players``, ``audit``, …) are the module's
+``sqlite3`` functions below, and a column named by a caller (``set_table(thread_id=…)``) must be one
+of that table's allowed columns, else :class:`UnknownColumn` is raised before any SQL is built.
+Reads go through the aiosqlite proxy of the same connection. Migrations in
+``migrations/NNNN_*.sql`` are applied in order in one write at start-up and recorded in
+``schema_version``. Readers check every column of the rows they read against the
 column rules below (SQLite lets a hand edit put any value in any column) and raise or skip a
 corrupted row with a line naming it, so one hand-edited row never takes the bot down;
 :meth:`Repository.check` lists every such row in one pass. A transaction that fails (a read-only
@@ -11,20 +16,20 @@ file, a full disk) is rolled back whole and its error raised to the caller.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
+
+from bot.storage.writer import Writer
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +51,11 @@ class CorruptRow(ValueError):
         self.why = why
         self.table_id = table_id
         self.columns = columns  # a column out of its type or range (``check()`` lists those row by row)
+
+
+class UnknownColumn(ValueError):
+    """A write named a column that is not one of the table's allowed columns (raised before any SQL
+    is built, so nothing is written)."""
 
 
 # ---------------------------------------------------------------- column rules
@@ -137,6 +147,29 @@ PLAYER_RULES: dict[str, Rule] = {
     "place": _integer(1, 4), "result": _number(), "player": _text(), "kind": _one_of("user", "guest", "ai"),
     "rating": _number(null=True), "rating_delta": _number(null=True), "mu": _number(null=True), "sigma": _number(null=True),
 }
+
+
+SEASON_COLUMNS = frozenset({
+    "guild_id", "name", "ruleset", "players", "start_points", "return_points", "uma", "rating", "min_games", "ties", "leftover",
+    "active", "started_at", "ended_at",
+})
+#: the columns a write may name, per table (the key columns are never set by name)
+TABLE_COLUMNS = frozenset(TABLE_RULES) - {"id"}
+SEAT_COLUMNS = frozenset(SEAT_RULES) - {"table_id", "seat"}
+GAME_COLUMNS = frozenset(GAME_RULES) - {"id"}
+
+
+def _checked(table: str, allowed: frozenset[str], fields: Mapping[str, Any]) -> list[str]:
+    """The column names of ``fields``, every one of them allowed for ``table`` (else :class:`UnknownColumn`)."""
+    unknown = sorted(k for k in fields if k not in allowed)
+    if unknown:
+        raise UnknownColumn(f"{table} has no column {', '.join(map(repr, unknown))} that a write may set")
+    return list(fields)
+
+
+def _assignments(table: str, allowed: frozenset[str], fields: Mapping[str, Any]) -> str:
+    """``"a = ?, b = ?"`` for an UPDATE of allowed columns (:class:`UnknownColumn` otherwise)."""
+    return ", ".join(f"{k} = ?" for k in _checked(table, allowed, fields))
 
 
 def _shown(v: Any) -> str:
@@ -324,14 +357,14 @@ class Repository:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: aiosqlite.Connection | None = None
-        # one connection is shared by every coroutine: transactions on it must take turns
-        self._tx_lock = asyncio.Lock()
-        # called inside the transaction that records a finished bot game (the standings attach the
-        # season and the ratings there): ``hook(db, game_id, game_dict)``
-        self.game_recorders: list[Callable[[aiosqlite.Connection, int, dict[str, Any]], Awaitable[None]]] = []
+        self._writer: Writer | None = None
+        #: run inside the write that records a finished bot game, on the writer thread (the
+        #: standings attach the season and the ratings there): ``hook(conn, game_id, game_dict)``
+        self.game_recorders: list[Callable[[sqlite3.Connection, int, dict[str, Any]], None]] = []
 
     @property
     def db(self) -> aiosqlite.Connection:
+        """The aiosqlite proxy of the connection, for reads."""
         if self._db is None:
             raise RuntimeError("the database is not open")
         return self._db
@@ -339,7 +372,15 @@ class Repository:
     async def open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        opened: list[sqlite3.Connection] = []
+
+        def connect() -> sqlite3.Connection:  # runs on aiosqlite's thread; the writer shares the connection
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            opened.append(conn)
+            return conn
+
+        self._db = await aiosqlite.Connection(connect, 64)
+        self._writer = Writer(opened[0])
         try:
             self._db.row_factory = aiosqlite.Row
             await self._db.execute("PRAGMA journal_mode=WAL")
@@ -348,87 +389,60 @@ class Repository:
             await self._db.execute("PRAGMA busy_timeout=5000")
             await self.migrate()
         except BaseException:
-            # not a database, or one we cannot migrate: close it, or its thread keeps the process alive
+            # not a database, or one we cannot migrate: close it, or its threads keep the process alive
             await self.close()
             raise
 
     async def close(self) -> None:
+        if self._writer is not None:
+            await self._writer.close()
+            self._writer = None
         if self._db is not None:
             await self._db.close()
             self._db = None
 
-    @asynccontextmanager
-    async def tx(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._tx_lock:
-            db = self.db
-            await db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException:
-                # SQLite may have rolled back already (a full disk, an I/O error): ROLLBACK only
-                # what is still open, and never let it hide the error that ended the transaction
-                if db.in_transaction:
-                    with suppress(sqlite3.Error):
-                        await db.execute("ROLLBACK")
-                raise
-
-    async def run_in_tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``fn(conn)`` inside one ``BEGIN IMMEDIATE … COMMIT`` transaction as ONE job on the
-        connection's worker thread (ROLLBACK if it raises).
-
-        ``await db.execute`` costs a round trip to aiosqlite's thread per statement, and every
-        transaction holds the global transaction lock across all its trips: at 200 busy tables
-        the eight trips of an action-log write capped the bot at ~50 moves/s. Here the lock is
-        held for a single trip. ``fn`` runs on the worker thread: plain ``sqlite3`` calls only,
-        no coroutines, nothing that touches the event loop."""
-
-        def job(conn: sqlite3.Connection) -> T:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                out = fn(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:  # see tx(): the failed COMMIT of a full disk leaves it open
-                    with suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")
-                raise
-            return out
-
-        async with self._tx_lock:
-            return await self._on_thread(job)
-
-    async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        # aiosqlite (0.17-0.22) queues any callable on its worker thread with ``_execute``; there
-        # is no public spelling of it, hence the private names (every accepted action of the
-        # table-service tests goes through here, so an aiosqlite change that drops them fails there)
-        db = self.db
-        conn: sqlite3.Connection = db._conn
-        result: T = await db._execute(fn, conn)
-        return result
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(conn)`` as one write: one ``BEGIN IMMEDIATE … COMMIT`` transaction on the writer
+        thread (ROLLBACK and the error raised here if it fails). ``fn`` is plain ``sqlite3``: no
+        coroutines, nothing that touches the event loop. One trip to the thread per write, however
+        many statements: at 200 busy tables a trip per statement capped the bot at ~50 moves/s."""
+        if self._writer is None:
+            raise RuntimeError("the database is not open")
+        return await self._writer.run(fn)
 
     # ---------------------------------------------------------------- migrations
 
     async def schema_version(self) -> int:
-        db = self.db
-        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        async with db.execute("SELECT MAX(version) FROM schema_version") as cur:
-            row = await cur.fetchone()
+        try:
+            async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+                row = await cur.fetchone()
+        except sqlite3.OperationalError:  # a new file: no table yet
+            return 0
         return int(row[0]) if row and row[0] is not None else 0
 
     async def migrate(self) -> int:
-        current = await self.schema_version()
         files = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
-        pending = [(int(f.name[:4]), f) for f in files if int(f.name[:4]) > current]
-        if not pending:
-            return current
-        async with self.tx() as db:
-            for version, f in pending:
-                for stmt in _statements(f.read_text()):
-                    await db.execute(stmt)
-                await db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-                log.info("applied migration %s", f.name)
-        return pending[-1][0]
+        scripts = [(int(f.name[:4]), f.name, _statements(f.read_text())) for f in files]
+
+        def apply(conn: sqlite3.Connection) -> tuple[int, list[str]]:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            current = int(row[0]) if row and row[0] is not None else 0
+            applied = []
+            for version, name, statements in scripts:
+                if version <= current:
+                    continue
+                for stmt in statements:
+                    conn.execute(stmt)
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+                current = version
+                applied.append(name)
+            return current, applied
+
+        version, applied = await self.write(apply)
+        for name in applied:
+            log.info("applied migration %s", name)
+        return version
 
     # ---------------------------------------------------------------- tables and seats
 
@@ -436,47 +450,43 @@ class Repository:
         fields = dict(fields)
         fields["options"] = json.dumps(fields.get("options") or {})
         fields["created_at"] = time.time()
-        cols = ", ".join(fields)
-        marks = ", ".join("?" for _ in fields)
-        async with self.tx() as db:
-            cur = await db.execute(f"INSERT INTO tables ({cols}) VALUES ({marks})", tuple(fields.values()))
-            return int(cur.lastrowid or 0)
+        cols = _checked("tables", TABLE_COLUMNS, fields)
+        sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
+        values = tuple(fields.values())
+        return await self.write(lambda conn: int(conn.execute(sql, values).lastrowid or 0))
 
     async def set_table(self, table_id: int, **fields: Any) -> None:
+        """Set columns of a table's row; each keyword must be one of :data:`TABLE_COLUMNS`."""
+        sets = _assignments("tables", TABLE_COLUMNS, fields)
         if "options" in fields:
             fields["options"] = json.dumps(fields["options"])
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        async with self.tx() as db:
-            await db.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
+        values = (*fields.values(), table_id)
+        await self.write(lambda conn: conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", values))
 
     async def put_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        async with self.tx() as db:
-            await db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            for s in seats:
-                await db.execute(
-                    "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
-                    " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table_id,
-                        s.seat,
-                        s.user_id,
-                        s.ai,
-                        s.name,
-                        int(s.dm_closed),
-                        int(s.auto_win),
-                        int(s.auto_pass),
-                        int(s.auto_tsumogiri),
-                        s.bank_left,
-                        s.hand_message_id,
-                        int(s.confirm_discard),
-                    ),
-                )
+        rows = [
+            (
+                table_id, s.seat, s.user_id, s.ai, s.name, int(s.dm_closed), int(s.auto_win), int(s.auto_pass), int(s.auto_tsumogiri),
+                s.bank_left, s.hand_message_id, int(s.confirm_discard),
+            )
+            for s in seats
+        ]
+
+        def put(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            conn.executemany(
+                "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
+                " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+        await self.write(put)
 
     async def set_seat(self, table_id: int, seat: int, **fields: Any) -> None:
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        vals = [int(v) if isinstance(v, bool) else v for v in fields.values()]
-        async with self.tx() as db:
-            await db.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", (*vals, table_id, seat))
+        """Set columns of one seat's row; each keyword must be one of :data:`SEAT_COLUMNS`."""
+        sets = _assignments("seats", SEAT_COLUMNS, fields)
+        values = (*(int(v) if isinstance(v, bool) else v for v in fields.values()), table_id, seat)
+        await self.write(lambda conn: conn.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", values))
 
     def _table(self, r: aiosqlite.Row) -> TableRow:
         """A ``tables`` row, every column checked (:class:`CorruptRow` names what is wrong)."""
@@ -631,34 +641,11 @@ class Repository:
         finished_game: dict[str, Any] | None = None,
     ) -> None:
         """Append accepted actions, re-arm or clear the table's timer, update the table row and,
-        at the end of a game, record it for the standings — all in one transaction.
-
-        Without a finished game (every move but a game's last) this is one trip to the database
-        thread (:meth:`run_in_tx`); the last move of a game also runs the async standings hooks,
-        so it takes the :meth:`tx` path with the same writes as one trip inside it."""
-        write = self._action_writer(table_id, first_serial, actions, timer, clear_timer, table_fields)
-        if finished_game is None:
-            await self.run_in_tx(write)
-            return
-        async with self.tx() as db:
-            await self._on_thread(write)
-            await self._record_game(db, table_id, finished_game)
-
-    @staticmethod
-    def _action_writer(
-        table_id: int,
-        first_serial: int,
-        actions: list[tuple[str, int | None]],
-        timer: tuple[int, float, float] | None,
-        clear_timer: bool,
-        table_fields: dict[str, Any] | None,
-    ) -> Callable[[sqlite3.Connection], None]:
+        at the end of a game, record it for the standings (:attr:`game_recorders`) — one write."""
         now = time.time()
         rows = [(table_id, first_serial + i, text, user, now) for i, (text, user) in enumerate(actions)]
-        update = None
-        if table_fields:
-            sets = ", ".join(f"{k} = ?" for k in table_fields)
-            update = (f"UPDATE tables SET {sets} WHERE id = ?", (*table_fields.values(), table_id))
+        fields = dict(table_fields or {})
+        sets = _assignments("tables", TABLE_COLUMNS, fields) if fields else ""
 
         def write(conn: sqlite3.Connection) -> None:
             if rows:
@@ -668,24 +655,14 @@ class Repository:
             if timer is not None:
                 serial, due, prompt_at = timer
                 conn.execute("INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)", (table_id, serial, due, prompt_at))
-            if update is not None:
-                conn.execute(*update)
+            if sets:
+                conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
+            if finished_game is not None:
+                gid = record_bot_game(conn, table_id, finished_game)
+                for hook in self.game_recorders:
+                    hook(conn, gid, finished_game)
 
-        return write
-
-    async def _record_game(self, db: aiosqlite.Connection, table_id: int, g: dict[str, Any]) -> None:
-        cur = await db.execute(
-            "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data) VALUES (?, ?, 'bot', ?, ?, ?)",
-            (g["guild_id"], table_id, g["ruleset"], time.time(), json.dumps(g.get("data", {}))),
-        )
-        gid = cur.lastrowid
-        for p in g["players"]:
-            await db.execute(
-                "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (gid, p["seat"], p["user_id"], p["name"], p["points"], p["place"], p["result"]),
-            )
-        for hook in self.game_recorders:
-            await hook(db, int(gid or 0), g)
+        await self.write(write)
 
     # ---------------------------------------------------------------- timers
 
@@ -722,19 +699,17 @@ class Repository:
         return TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"]))
 
     async def set_timer(self, table_id: int, serial: int, due: float, prompt_at: float) -> None:
-        async with self.tx() as db:
-            await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
-            await db.execute(
-                "INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)", (table_id, serial, due, prompt_at)
-            )
+        def put(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+            conn.execute("INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)", (table_id, serial, due, prompt_at))
+
+        await self.write(put)
 
     async def clear_timer(self, table_id: int) -> None:
-        async with self.tx() as db:
-            await db.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
+        await self.write(lambda conn: conn.execute("DELETE FROM timers WHERE table_id = ?", (table_id,)))
 
     async def mark_reminded(self, table_id: int) -> None:
-        async with self.tx() as db:
-            await db.execute("UPDATE timers SET reminded = 1 WHERE table_id = ?", (table_id,))
+        await self.write(lambda conn: conn.execute("UPDATE timers SET reminded = 1 WHERE table_id = ?", (table_id,)))
 
     # ---------------------------------------------------------------- maintenance
 
@@ -854,8 +829,9 @@ class Repository:
             await target.close()
 
     # ================================================================ standings (schema version 2)
-    # Methods named ``sx_*`` take the connection of a transaction the caller holds (``async with
-    # repo.tx() as db``), so that reading rating states and writing the new ones is one transaction.
+    # A standings write that reads rating states and writes the new ones is one write function
+    # (``repo.write(fn)``) made of the module's ``sqlite3`` functions below (``insert_game``,
+    # ``standings_in``, ``put_standings``, ``audit``, …), so that it is one transaction.
 
     # ---------------------------------------------------------------- seasons
 
@@ -883,17 +859,20 @@ class Repository:
         return out
 
     async def create_season(self, actor_id: int | None, **fields: Any) -> int:
+        """A new season row (each keyword one of :data:`SEASON_COLUMNS`) and its audit entry, in one write."""
         fields = dict(fields)
         fields["uma"] = json.dumps(list(fields["uma"]))
         fields.setdefault("started_at", time.time())
-        cols = ", ".join(fields)
-        marks = ", ".join("?" for _ in fields)
-        async with self.tx() as db:
-            cur = await db.execute(f"INSERT INTO seasons ({cols}) VALUES ({marks})", tuple(fields.values()))
-            sid = int(cur.lastrowid or 0)
-            after = {k: (json.loads(v) if k == "uma" else v) for k, v in fields.items()}
-            await self.sx_audit(db, guild_id=fields.get("guild_id"), season_id=sid, actor_id=actor_id, action="season start", after=after)
-        return sid
+        cols = _checked("seasons", SEASON_COLUMNS, fields)
+        sql = f"INSERT INTO seasons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
+        after = {k: (json.loads(v) if k == "uma" else v) for k, v in fields.items()}
+
+        def create(conn: sqlite3.Connection) -> int:
+            sid = int(conn.execute(sql, tuple(fields.values())).lastrowid or 0)
+            audit(conn, guild_id=fields.get("guild_id"), season_id=sid, actor_id=actor_id, action="season start", after=after)
+            return sid
+
+        return await self.write(create)
 
     async def get_season(self, season_id: int) -> SeasonRow | None:
         async with self.db.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)) as cur:
@@ -904,21 +883,20 @@ class Repository:
         async with self.db.execute("SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)) as cur:
             return self._seasons_of(await cur.fetchall())
 
-    async def sx_active_seasons(self, db: aiosqlite.Connection, guild_id: int | None) -> list[SeasonRow]:
-        async with db.execute("SELECT * FROM seasons WHERE guild_id = ? AND active = 1 ORDER BY id DESC", (guild_id,)) as cur:
-            return self._seasons_of(await cur.fetchall())
-
     async def update_season(self, season_id: int, actor_id: int | None, action: str, **fields: Any) -> None:
-        """Change a season's row (end, rename) and log the change, in one transaction."""
-        async with self.tx() as db:
-            async with db.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)) as cur:
-                r = await cur.fetchone()
+        """Change a season's row (end, rename; each keyword one of :data:`SEASON_COLUMNS`) and log
+        the change, in one write."""
+        sets = _assignments("seasons", SEASON_COLUMNS, fields)
+
+        def update(conn: sqlite3.Connection) -> None:
+            r = conn.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)).fetchone()
             if r is None:
                 raise LookupError(f"no season {season_id}")
             before = {k: r[k] for k in fields}
-            sets = ", ".join(f"{k} = ?" for k in fields)
-            await db.execute(f"UPDATE seasons SET {sets} WHERE id = ?", (*fields.values(), season_id))
-            await self.sx_audit(db, guild_id=r["guild_id"], season_id=season_id, actor_id=actor_id, action=action, before=before, after=fields)
+            conn.execute(f"UPDATE seasons SET {sets} WHERE id = ?", (*fields.values(), season_id))
+            audit(conn, guild_id=r["guild_id"], season_id=season_id, actor_id=actor_id, action=action, before=before, after=fields)
+
+        await self.write(update)
 
     # ---------------------------------------------------------------- games
 
@@ -959,14 +937,13 @@ class Repository:
             players=sorted(lines, key=lambda p: p.seat),
         )
 
-    async def get_game(self, game_id: int, db: aiosqlite.Connection | None = None) -> GameRow | None:
-        """One recorded game; raises :class:`CorruptRow` if its rows are impossible."""
-        db = db or self.db
-        async with db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """One recorded game; raises :class:`CorruptRow` if its rows are impossible (:func:`game_in` inside a write)."""
+        async with self.db.execute(_GAME, (game_id,)) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
-        async with db.execute("SELECT * FROM game_players WHERE game_id = ? ORDER BY seat", (game_id,)) as cur:
+        async with self.db.execute(_GAME_PLAYERS, (game_id,)) as cur:
             lines = [self._line(x) for x in await cur.fetchall()]
         return self._game(r, lines)
 
@@ -975,59 +952,27 @@ class Repository:
             r = await cur.fetchone()
         return await self.get_game(int(r[0])) if r else None
 
-    async def season_games(self, season_id: int, db: aiosqlite.Connection | None = None) -> list[GameRow]:
-        """The season's counted games in playing order; corrupted games are logged and skipped."""
-        db = db or self.db
+    async def season_games(self, season_id: int) -> list[GameRow]:
+        """The season's counted games in playing order; corrupted games are logged and skipped
+        (:func:`season_games_in` inside a write)."""
+        async with self.db.execute(_SEASON_PLAYERS, (season_id,)) as cur:
+            lines = await cur.fetchall()
+        async with self.db.execute(_SEASON_GAMES, (season_id,)) as cur:
+            games = await cur.fetchall()
+        return self._games_of(games, lines)
+
+    @classmethod
+    def _games_of(cls, games: Iterable[aiosqlite.Row], player_rows: Iterable[aiosqlite.Row]) -> list[GameRow]:
         lines: dict[int, list[PlayerLine]] = {}
-        q = (
-            "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id"
-            " WHERE g.season_id = ? AND g.status = 'ok' ORDER BY gp.game_id, gp.seat"
-        )
-        async with db.execute(q, (season_id,)) as cur:
-            for x in await cur.fetchall():
-                lines.setdefault(x["game_id"], []).append(self._line(x))
+        for x in player_rows:
+            lines.setdefault(x["game_id"], []).append(cls._line(x))
         out = []
-        async with db.execute("SELECT * FROM games WHERE season_id = ? AND status = 'ok' ORDER BY finished_at, id", (season_id,)) as cur:
-            for r in await cur.fetchall():
-                try:
-                    out.append(self._game(r, lines.get(r["id"], [])))
-                except CorruptRow as e:
-                    log.error("skipping %s", e)
+        for r in games:
+            try:
+                out.append(cls._game(r, lines.get(r["id"], [])))
+            except CorruptRow as e:
+                log.error("skipping %s", e)
         return out
-
-    async def sx_insert_game(self, db: aiosqlite.Connection, g: GameRow, *, entered_by: int | None = None) -> int:
-        cur = await db.execute(
-            "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data, season_id, status, sticks, entered_by)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (g.guild_id, g.table_id, g.source, g.ruleset, g.finished_at, json.dumps(g.data, ensure_ascii=False), g.season_id,
-             g.status, g.sticks, entered_by),
-        )
-        gid = int(cur.lastrowid or 0)
-        await self.sx_put_players(db, gid, g.players)
-        return gid
-
-    async def sx_put_players(self, db: aiosqlite.Connection, game_id: int, players: Sequence[PlayerLine]) -> None:
-        await db.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result, player, kind, rating, rating_delta, mu, sigma)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (game_id, p.seat, p.user_id, p.name, p.points, p.place, p.result, p.player, p.kind, p.rating, p.rating_delta, p.mu, p.sigma)
-                for p in players
-            ],
-        )
-
-    async def sx_set_game(self, db: aiosqlite.Connection, game_id: int, **fields: Any) -> None:
-        if "data" in fields:
-            fields["data"] = json.dumps(fields["data"], ensure_ascii=False)
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
-
-    async def sx_set_ratings(self, db: aiosqlite.Connection, rows: Iterable[tuple[float | None, float | None, float | None, float | None, int, int]]) -> None:
-        """``(rating, rating_delta, mu, sigma, game_id, seat)`` per seat."""
-        await db.executemany(
-            "UPDATE game_players SET rating = ?, rating_delta = ?, mu = ?, sigma = ? WHERE game_id = ? AND seat = ?", list(rows)
-        )
 
     # ---------------------------------------------------------------- the standings summary
 
@@ -1037,25 +982,6 @@ class Repository:
             season_id=r["season_id"], player=r["player"], user_id=r["user_id"], name=r["name"], kind=r["kind"], games=r["games"],
             points_total=r["points_total"], result_total=r["result_total"], place_total=r["place_total"],
             places=[r["p1"], r["p2"], r["p3"], r["p4"]], rating=r["rating"], mu=r["mu"], sigma=r["sigma"],
-        )
-
-    async def sx_standings(self, db: aiosqlite.Connection, season_id: int, players: Sequence[str]) -> dict[str, StandingRow]:
-        marks = ", ".join("?" for _ in players)
-        async with db.execute(f"SELECT * FROM standings WHERE season_id = ? AND player IN ({marks})", (season_id, *players)) as cur:
-            return {r["player"]: self._standing(r) for r in await cur.fetchall()}
-
-    async def sx_put_standings(self, db: aiosqlite.Connection, rows: Sequence[StandingRow], *, replace_season: int | None = None) -> None:
-        """Write summary rows (insert or replace); ``replace_season`` first clears that season's rows."""
-        if replace_season is not None:
-            await db.execute("DELETE FROM standings WHERE season_id = ?", (replace_season,))
-        await db.executemany(
-            "INSERT OR REPLACE INTO standings (season_id, player, user_id, name, kind, games, points_total, result_total, place_total,"
-            " p1, p2, p3, p4, rating, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (s.season_id, s.player, s.user_id, s.name, s.kind, s.games, s.points_total, round(s.result_total, 3), s.place_total,
-                 *s.places[:4], s.rating, s.mu, s.sigma)
-                for s in rows
-            ],
         )
 
     _ORDER = {
@@ -1113,43 +1039,7 @@ class Repository:
         async with self.db.execute(q, (guild_id,)) as cur:
             return {r[0]: r[1] for r in await cur.fetchall()}
 
-    async def sx_link_guest(self, db: aiosqlite.Connection, guild_id: int | None, guest: str, user_id: int, name: str) -> list[int]:
-        """Make the guest's rows the member's; returns the seasons touched. Refuses (ValueError) if both
-        sat at one game."""
-        q = (
-            "SELECT gp.game_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?"
-            " INTERSECT SELECT gp.game_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?"
-        )
-        async with db.execute(q, (guild_id, guest, guild_id, f"u:{user_id}")) as cur:
-            both = [int(r[0]) for r in await cur.fetchall()]
-        if both:
-            raise ValueError(f"that guest and that member both played game #{both[0]}")
-        async with db.execute(
-            "SELECT DISTINCT g.season_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?",
-            (guild_id, guest),
-        ) as cur:
-            seasons = [int(r[0]) for r in await cur.fetchall() if r[0] is not None]
-        await db.execute(
-            "UPDATE game_players SET player = ?, user_id = ?, kind = 'user', name = ?"
-            " WHERE player = ? AND game_id IN (SELECT id FROM games WHERE guild_id = ?)",
-            (f"u:{user_id}", user_id, name, guest, guild_id),
-        )
-        return seasons
-
     # ---------------------------------------------------------------- audit log
-
-    async def sx_audit(
-        self, db: aiosqlite.Connection, *, guild_id: int | None, action: str, actor_id: int | None, season_id: int | None = None,
-        game_id: int | None = None, before: Any = None, after: Any = None,
-    ) -> None:
-        await db.execute(
-            "INSERT INTO audit_log (guild_id, season_id, game_id, actor_id, action, at, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                guild_id, season_id, game_id, actor_id, action, time.time(),
-                None if before is None else json.dumps(before, ensure_ascii=False),
-                None if after is None else json.dumps(after, ensure_ascii=False),
-            ),
-        )
 
     async def audit(self, guild_id: int | None, *, game_id: int | None = None) -> list[AuditRow]:
         q = "SELECT * FROM audit_log WHERE guild_id = ?"
@@ -1187,12 +1077,14 @@ class Repository:
 
     async def put_stats(self, game_id: int, rows: Sequence[tuple[int, ...]]) -> None:
         """Cache one game's per-seat statistics (``rows[seat]`` as in :meth:`cached_stats`)."""
-        async with self.tx() as db:
-            await db.executemany(
+        values = [(game_id, seat, *row) for seat, row in enumerate(rows)]
+        await self.write(
+            lambda conn: conn.executemany(
                 "INSERT OR REPLACE INTO game_stats (game_id, seat, hands, wins, deal_ins, riichi, calls, win_points, deal_in_points)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, seat, *row) for seat, row in enumerate(rows)],
+                values,
             )
+        )
 
     # ---------------------------------------------------------------- export and checks
 
@@ -1240,6 +1132,143 @@ class Repository:
                     except ValueError as e:
                         problems.append(f"audit_log row {r['id']}: bad {col} JSON ({e})")
         return problems
+
+
+# ================================================================ the steps of a write
+# Plain ``sqlite3`` functions of the connection a write function is given (``repo.write(fn)``, on
+# the writer thread): a write that spans several of them is still one transaction.
+
+_GAME = "SELECT * FROM games WHERE id = ?"
+_GAME_PLAYERS = "SELECT * FROM game_players WHERE game_id = ? ORDER BY seat"
+_SEASON_GAMES = "SELECT * FROM games WHERE season_id = ? AND status = 'ok' ORDER BY finished_at, id"
+_SEASON_PLAYERS = (
+    "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id"
+    " WHERE g.season_id = ? AND g.status = 'ok' ORDER BY gp.game_id, gp.seat"
+)
+
+
+def record_bot_game(conn: sqlite3.Connection, table_id: int, g: dict[str, Any]) -> int:
+    """A finished bot table's game and its seats (before the standings' hooks); its id."""
+    cur = conn.execute(
+        "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data) VALUES (?, ?, 'bot', ?, ?, ?)",
+        (g["guild_id"], table_id, g["ruleset"], time.time(), json.dumps(g.get("data", {}))),
+    )
+    gid = int(cur.lastrowid or 0)
+    conn.executemany(
+        "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(gid, p["seat"], p["user_id"], p["name"], p["points"], p["place"], p["result"]) for p in g["players"]],
+    )
+    return gid
+
+
+def game_in(conn: sqlite3.Connection, game_id: int) -> GameRow | None:
+    """:meth:`Repository.get_game`, inside a write."""
+    r = conn.execute(_GAME, (game_id,)).fetchone()
+    if r is None:
+        return None
+    return Repository._game(r, [Repository._line(x) for x in conn.execute(_GAME_PLAYERS, (game_id,))])
+
+
+def season_games_in(conn: sqlite3.Connection, season_id: int) -> list[GameRow]:
+    """:meth:`Repository.season_games`, inside a write."""
+    lines = conn.execute(_SEASON_PLAYERS, (season_id,)).fetchall()
+    return Repository._games_of(conn.execute(_SEASON_GAMES, (season_id,)).fetchall(), lines)
+
+
+def insert_game(conn: sqlite3.Connection, g: GameRow, *, entered_by: int | None = None) -> int:
+    cur = conn.execute(
+        "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data, season_id, status, sticks, entered_by)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (g.guild_id, g.table_id, g.source, g.ruleset, g.finished_at, json.dumps(g.data, ensure_ascii=False), g.season_id,
+         g.status, g.sticks, entered_by),
+    )
+    gid = int(cur.lastrowid or 0)
+    put_players(conn, gid, g.players)
+    return gid
+
+
+def put_players(conn: sqlite3.Connection, game_id: int, players: Sequence[PlayerLine]) -> None:
+    conn.execute("DELETE FROM game_players WHERE game_id = ?", (game_id,))
+    conn.executemany(
+        "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result, player, kind, rating, rating_delta, mu, sigma)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (game_id, p.seat, p.user_id, p.name, p.points, p.place, p.result, p.player, p.kind, p.rating, p.rating_delta, p.mu, p.sigma)
+            for p in players
+        ],
+    )
+
+
+def set_game(conn: sqlite3.Connection, game_id: int, **fields: Any) -> None:
+    """Set columns of a game's row; each keyword must be one of :data:`GAME_COLUMNS`."""
+    sets = _assignments("games", GAME_COLUMNS, fields)
+    if "data" in fields:
+        fields["data"] = json.dumps(fields["data"], ensure_ascii=False)
+    conn.execute(f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
+
+
+def set_ratings(conn: sqlite3.Connection, rows: Iterable[tuple[float | None, float | None, float | None, float | None, int, int]]) -> None:
+    """``(rating, rating_delta, mu, sigma, game_id, seat)`` per seat."""
+    conn.executemany("UPDATE game_players SET rating = ?, rating_delta = ?, mu = ?, sigma = ? WHERE game_id = ? AND seat = ?", list(rows))
+
+
+def standings_in(conn: sqlite3.Connection, season_id: int, players: Sequence[str]) -> dict[str, StandingRow]:
+    """The summary rows of these players in the season, by player key."""
+    marks = ", ".join("?" for _ in players)
+    cur = conn.execute(f"SELECT * FROM standings WHERE season_id = ? AND player IN ({marks})", (season_id, *players))
+    return {r["player"]: Repository._standing(r) for r in cur.fetchall()}
+
+
+def put_standings(conn: sqlite3.Connection, rows: Sequence[StandingRow], *, replace_season: int | None = None) -> None:
+    """Write summary rows (insert or replace); ``replace_season`` first clears that season's rows."""
+    if replace_season is not None:
+        conn.execute("DELETE FROM standings WHERE season_id = ?", (replace_season,))
+    conn.executemany(
+        "INSERT OR REPLACE INTO standings (season_id, player, user_id, name, kind, games, points_total, result_total, place_total,"
+        " p1, p2, p3, p4, rating, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (s.season_id, s.player, s.user_id, s.name, s.kind, s.games, s.points_total, round(s.result_total, 3), s.place_total,
+             *s.places[:4], s.rating, s.mu, s.sigma)
+            for s in rows
+        ],
+    )
+
+
+def link_guest(conn: sqlite3.Connection, guild_id: int | None, guest: str, user_id: int, name: str) -> list[int]:
+    """Make the guest's rows the member's; returns the seasons touched. Refuses (ValueError) if both
+    sat at one game."""
+    q = (
+        "SELECT gp.game_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?"
+        " INTERSECT SELECT gp.game_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?"
+    )
+    both = [int(r[0]) for r in conn.execute(q, (guild_id, guest, guild_id, f"u:{user_id}")).fetchall()]
+    if both:
+        raise ValueError(f"that guest and that member both played game #{both[0]}")
+    cur = conn.execute(
+        "SELECT DISTINCT g.season_id FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.player = ?",
+        (guild_id, guest),
+    )
+    seasons = [int(r[0]) for r in cur.fetchall() if r[0] is not None]
+    conn.execute(
+        "UPDATE game_players SET player = ?, user_id = ?, kind = 'user', name = ?"
+        " WHERE player = ? AND game_id IN (SELECT id FROM games WHERE guild_id = ?)",
+        (f"u:{user_id}", user_id, name, guest, guild_id),
+    )
+    return seasons
+
+
+def audit(
+    conn: sqlite3.Connection, *, guild_id: int | None, action: str, actor_id: int | None, season_id: int | None = None,
+    game_id: int | None = None, before: Any = None, after: Any = None,
+) -> None:
+    conn.execute(
+        "INSERT INTO audit_log (guild_id, season_id, game_id, actor_id, action, at, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id, season_id, game_id, actor_id, action, time.time(),
+            None if before is None else json.dumps(before, ensure_ascii=False),
+            None if after is None else json.dumps(after, ensure_ascii=False),
+        ),
+    )
 
 
 def _statements(sql: str) -> list[str]:

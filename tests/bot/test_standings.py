@@ -246,9 +246,11 @@ def test_a_hand_edited_game_row_is_reported_and_skipped(tmp_path: Path) -> None:
         season = await st.start_season(1, 10, "S")
         g1 = await st.add_result(1, 10, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)])
         g2 = await st.add_result(1, 10, [Entry(ALICE, 10000), Entry(BOB, 20000), Entry(CAROL, 30000), Entry(DAVE, 40000)])
-        async with repo.tx() as db:
-            await db.execute("UPDATE games SET data = '{not json' WHERE id = ?", (g1.id,))
-            await db.execute("UPDATE game_players SET place = 9 WHERE game_id = ? AND seat = 0", (g2.id,))
+        def damage(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE games SET data = '{not json' WHERE id = ?", (g1.id,))
+            conn.execute("UPDATE game_players SET place = 9 WHERE game_id = ? AND seat = 0", (g2.id,))
+
+        await repo.write(damage)
         assert await repo.season_games(season.id) == []
         problems = await repo.check()
         assert any(f"games row {g1.id}" in p and "JSON" in p for p in problems), problems

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 from pathlib import Path
+
+import pytest
 
 from bot.storage.repository import MIGRATIONS, Repository
 from bot.tables import TableError, TableService
@@ -193,3 +196,36 @@ def test_tables_of_one_ruleset_starting_at_once_share_one_table_load(tmp_path: P
 
     asyncio.run(main())
     assert len(calls) == 1
+
+
+
+def test_the_thread_and_the_seed_commitment_are_stored_by_the_service_first(tmp_path: Path) -> None:
+    """Issue 18 section 4: /table open's thread and /table start's commitment go through
+    TableService, stored before the table in memory changes (a refusal stores nothing)."""
+
+    async def main() -> tuple[object, object, object]:
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        try:
+            svc = TableService(repo)
+            svc.new_seed = lambda: "commit-me"
+            t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice")
+            await svc.set_thread(t.id, 555)
+            assert t.row.thread_id == 555
+            await svc.add_ai(t.id, 2)
+            with pytest.raises(TableError, match="needs 4 players"):  # refused as start() would be
+                await svc.commit_seed(t.id, 10)
+            row = await repo.get_table(t.id)
+            assert row is not None and row.commitment is None and t.row.commitment is None
+            await svc.add_ai(t.id, 1)
+            await svc.commit_seed(t.id, 10)
+            row = await repo.get_table(t.id)
+            assert row is not None
+            return row.thread_id, row.commitment, t.row.commitment
+        finally:
+            await repo.close()
+
+    thread_id, stored, in_memory = asyncio.run(main())
+    # SHA-256 of the canonical JSON of ruleset, options and seed (tests/engine/test_fairness.py)
+    want = hashlib.sha256(b'{"options":{},"ruleset":"riichi","seed":"commit-me"}').hexdigest()
+    assert thread_id == 555 and stored == in_memory == want

@@ -1,0 +1,80 @@
+"""What every slash command shares: the one error handler on the command tree, and the organiser check.
+
+:class:`Tree` is the bot's ``CommandTree``: a :class:`~bot.errors.UserError` raised by a command
+(or by a check such as :func:`organiser_only`) is answered with its sentence, ephemeral; anything
+else with :data:`GENERIC` and a log line with its traceback, never a traceback to the user. The
+cogs therefore neither catch their errors nor have error handlers of their own.
+
+An organiser is a member with Manage Server or the organiser role (``ORGANISER_ROLE``):
+:func:`is_organiser` tells, :func:`organiser_only` refuses a command to anyone else before it runs.
+Buttons are not commands: their callbacks answer their own refusals.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+GENERIC = "Something went wrong on my side; nothing was changed. Please try again."
+MESSAGE_LIMIT = 2000  # Discord's limit for a message
+
+
+async def answer(interaction: discord.Interaction[Any], text: str) -> None:
+    """One ephemeral sentence, whether or not the interaction was answered (or deferred) already."""
+    text = text[:MESSAGE_LIMIT]
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Tree(app_commands.CommandTree[Any]):
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, UserError):
+            text = original.sentence()
+        else:
+            name = interaction.command.qualified_name if interaction.command is not None else "?"
+            log.error("/%s failed", name, exc_info=original)
+            text = GENERIC
+        await answer(interaction, text)
+
+
+class NotOrganiser(UserError, app_commands.CheckFailure):
+    """A command for organisers, asked by someone else."""
+
+    full_stop = True
+
+
+def is_organiser(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server, or the organiser role (the bot's settings name it)."""
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    if member.guild_permissions.manage_guild:
+        return True
+    role = interaction.client.settings.organiser_role  # type: ignore[attr-defined]
+    return any(r.name == role for r in member.roles)
+
+
+def organiser_only(what: str) -> Callable[[T], T]:
+    """``@organiser_only("end a season")``: the command is refused to anyone but an organiser,
+    before its options are read, with one sentence saying who may ``what``."""
+
+    def predicate(interaction: discord.Interaction[Any]) -> bool:
+        if not is_organiser(interaction):
+            role = interaction.client.settings.organiser_role  # type: ignore[attr-defined]
+            raise NotOrganiser(f"only an organiser (the {role} role or Manage Server) can {what}")
+        return True
+
+    return app_commands.check(predicate)
