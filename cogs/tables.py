@@ -218,7 +218,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @app_commands.command(name="view", description="The table picture seen from your seat (only you see it)")
     async def view_(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        t = await self._pick(interaction, table, statuses=("playing",))
+        try:
+            t = await self._pick(interaction, table, statuses=("playing",))
+        except TableError:
+            if table is not None:
+                raise
+            t = await self._pick(interaction, table, statuses=("open",))  # to say it has not started
         if t.game is None:
             raise TableError(f"table #{t.id} has not started yet")
         seat = t.seat_of(interaction.user.id)
