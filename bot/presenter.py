@@ -1087,10 +1087,22 @@ class Presenter:
         if old is not None and not old.done.done():
             old.done.set_result(False)
         self._claims[(t.id, seat)] = claim
-        try:
-            answered = await asyncio.wait_for(asyncio.shield(claim.done), CLAIM_PATIENCE)
-        except TimeoutError:
-            answered = False
+        if t.game.over:
+            # the game's last update: another listener (the standings) awaited before act()
+            # returned, so its hand task may have run before this claim was made, and no later
+            # update will answer it. Behind that task on the seat's lock, the click answers itself
+            # unless the task took it.
+            await asyncio.sleep(0)  # a hand task still to start takes the claim now
+            lock = self._locks.get((t.id, seat))
+            if lock is not None:
+                async with lock:
+                    pass
+            answered = claim.done.done() and claim.done.result()
+        else:
+            try:
+                answered = await asyncio.wait_for(asyncio.shield(claim.done), CLAIM_PATIENCE)
+            except TimeoutError:
+                answered = False
         if self._claims.get((t.id, seat)) is claim:
             del self._claims[(t.id, seat)]
         if not answered:
