@@ -6,7 +6,8 @@ has passed" otherwise); ``mjr:<table>:<serial>:<seat>`` — open the riichi choo
 "Declare ready", chinitsu_toutenkou's open riichi too); ``mjw:<table>:<serial>:<action>`` — a
 discard that asks to be confirmed first: one that deals into an open riichi (CT-F2), or any discard
 of a player with two-tap discards on (``/table auto what:confirm-discard``); ``mjh:<table>`` — "Show
-my hand" (the ephemeral fallback when direct messages are closed). Because the meaning is in the
+my hand": the table drawn from the player's seat with their hand under it, ephemeral (the player's
+hand message when their direct messages are closed). Because the meaning is in the
 id, the buttons keep working after a restart without any stored view.
 """
 
