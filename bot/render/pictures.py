@@ -419,8 +419,10 @@ def render_hand(
     return to_png(_hand_image(concealed, melds, drawn, title=title), palette="default")
 
 
-def _hand_image(concealed: Sequence[int], melds: Sequence[Meld], drawn: int | None, *, title: str = "") -> Image.Image:
-    tw, th = tile_size(HAND_W)
+def _hand_image(
+    concealed: Sequence[int], melds: Sequence[Meld], drawn: int | None, *, title: str = "", tile_w: int = HAND_W
+) -> Image.Image:
+    tw, th = tile_size(tile_w)
     items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
     _, width, height = _layout(items, tw)
     pad = 12
@@ -428,7 +430,7 @@ def _hand_image(concealed: Sequence[int], melds: Sequence[Meld], drawn: int | No
     f = font(20)
     if title:
         title_h = 32
-    w = max(width + 2 * pad, 200)
+    w = _hand_width(width, pad)
     img, d = _new(w, title_h + max(height, th) + 2 * pad)
     if title:
         size = 20
@@ -438,6 +440,10 @@ def _hand_image(concealed: Sequence[int], melds: Sequence[Meld], drawn: int | No
         d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
     _draw_items(img, items, tw, pad, title_h + pad + max(height, th))
     return img
+
+
+def _hand_width(tiles_w: int, pad: int = 12) -> int:
+    return max(tiles_w + 2 * pad, 200)
 
 
 def _wrap(text: str, f: FontT, max_w: float) -> list[str]:
@@ -933,6 +939,10 @@ def render_table(view: TableView) -> bytes:
     return to_png(_table_image(view), palette="default")
 
 
+#: tile widths of the hand under the table in :func:`render_seat_table`, the largest that fits
+SEAT_HAND_WIDTHS = (HAND_W, 44, RIVER_W)
+
+
 def render_seat_table(
     view: TableView,
     concealed: Sequence[int],
@@ -943,10 +953,14 @@ def render_seat_table(
 ) -> bytes:
     """One player's own picture: the table as :func:`render_table` draws it from ``view`` (their
     seat is ``view.bottom``), and under it, next to their river, their hand as :func:`render_hand`
-    draws it. The table part shows only what ``view`` holds (public), the hand part only the
-    arguments given: the caller passes the viewer's own hand and nobody else's."""
+    draws it, with smaller tiles (:data:`SEAT_HAND_WIDTHS`) where it would be wider than the table
+    (a phone shrinks the whole picture to its width). The table part shows only what ``view`` holds
+    (public), the hand part only the arguments given: the caller passes the viewer's own hand and
+    nobody else's."""
     table = _table_image(view)
-    hand = _hand_image(concealed, melds, drawn, title=title)
+    items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
+    tile_w = next((w for w in SEAT_HAND_WIDTHS if _hand_width(_layout(items, tile_size(w)[0])[1]) <= table.width), SEAT_HAND_WIDTHS[-1])
+    hand = _hand_image(concealed, melds, drawn, title=title, tile_w=tile_w)
     img, d = _new(max(table.width, hand.width), table.height + hand.height)
     d.rectangle((0, 0, img.width, HEADER_H), fill=HEADER)  # the header bar spans a wider hand too
     img.paste(table, ((img.width - table.width) // 2, 0))

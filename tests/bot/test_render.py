@@ -194,9 +194,12 @@ def test_table_from_a_seat_is_the_table_with_that_seat_first(players: int) -> No
 
 def test_seat_table_is_the_table_from_that_seat_with_the_hand_under_it() -> None:
     """The picture for one player: the table from their seat, their hand (as render_hand draws it)
-    under it; a hand wider than the table widens the picture, the table centred above it."""
-    hand = (parse_tiles("1234m567p11s"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
+    under it; a hand wider than the table is drawn with smaller tiles rather than make the whole
+    picture wider (a phone shrinks it to its width), and what still does not fit widens it."""
+    hand = (parse_tiles("1234m567p"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
     wide = (parse_tiles("1234m567p"), [("kakan", parse_tiles("2222z"), 2), ("minkan", parse_tiles("8888p"), 3)] * 2, None)
+    sizes = {render_hand(*x, title="you are S") for x in (hand, wide)}
+    assert len({_open(x).width <= 748 for x in sizes}) == 2  # one fits under the table, one does not
     for players in (4, 3):
         for concealed, melds, drawn in (hand, wide):
             for b in range(players):
@@ -204,11 +207,14 @@ def test_seat_table_is_the_table_from_that_seat_with_the_hand_under_it() -> None
                 table = _open(render_table(view)).convert("RGB")
                 own = _open(render_hand(concealed, melds, drawn, title="you are S")).convert("RGB")
                 both = _open(render_seat_table(view, concealed, melds, drawn, title="you are S")).convert("RGB")
-                assert both.size == (max(table.width, own.width), table.height + own.height)
                 x = (both.width - table.width) // 2
                 assert _same(both.crop((x, 0, x + table.width, table.height)), table)
-                x = (both.width - own.width) // 2
-                assert _same(both.crop((x, table.height, x + own.width, both.height)), own)
+                if own.width <= table.width:
+                    assert both.size == (table.width, table.height + own.height)
+                    x = (both.width - own.width) // 2
+                    assert _same(both.crop((x, table.height, x + own.width, both.height)), own)
+                else:  # smaller tiles: narrower and lower than the hand picture
+                    assert table.width <= both.width < own.width and both.height - table.height < own.height
 
 
 # --- speed and samples ----------------------------------------------------------------------------------
