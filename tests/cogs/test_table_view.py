@@ -35,7 +35,9 @@ async def _started(c: Club, who: str) -> Table:
     return t
 
 
-def test_show_my_hand_is_the_table_from_the_players_seat_drawn_by_the_render_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_show_my_hand_is_the_table_from_the_players_seat_drawn_by_the_render_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     drawn_here: list[int] = []
     real = pictures.to_png
 
