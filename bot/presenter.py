@@ -44,7 +44,6 @@ from bot.render.pictures import (
     DEADLINES,
     PngOptions,
     png_options,
-    render_hand,
     render_job,
     set_png_options,
 )
@@ -110,7 +109,9 @@ def round_text(g: Game) -> str:
     return vr.round_text(g)
 
 
-def table_view(t: Table) -> TableView:
+def table_view(t: Table, bottom: int = 0) -> TableView:
+    """What the table picture shows: public information only (rivers, melds, scores, the revealed
+    indicators, the wall's count), seat ``bottom`` drawn at the bottom (0: the shared picture)."""
     g = t.game
     assert g is not None
     seats = []
@@ -145,6 +146,7 @@ def table_view(t: Table) -> TableView:
         clock=(f"{t.row.turn_seconds}s per turn" if t.row.mode == "live" else f"{t.row.async_hours}h per turn"),
         dora_slots=5 if g.deal.dora else 0,
         footer=vr.table_footer(g, [s.name for s in t.seats]),
+        bottom=bottom,
     )
 
 
@@ -803,7 +805,7 @@ class Presenter:
                         await self._write_table(t, p)  # the final state, before the standings
                     if not t.row.final_posted:
                         await self._post_final(t)
-                    self._forget(t)
+                    await self._forget(t)
                     return
                 elif not p.dirty:
                     return
@@ -823,11 +825,21 @@ class Presenter:
                 await asyncio.sleep(backoff)
                 backoff = min(60.0, backoff * 2)
 
-    def _forget(self, t: Table) -> None:
-        self._pictures.pop(t.id, None)
+    async def _forget(self, t: Table) -> None:
+        """Drop what was kept for a finished table, after its last hand messages are out: each
+        seat's lock is taken once more (first come, first served, so the sends queued on it are
+        done and can no longer put their notes back)."""
         g = t.game
-        for s in range(g.players if g is not None else 0):
-            for d in (self._sig, self._tokens, self._asked, self._expired, self._results_seen, self._shown, self._dealt):
+        seats = range(g.players if g is not None else 0)
+        for s in seats:
+            lock = self._locks.get((t.id, s))
+            if lock is not None:
+                async with lock:
+                    pass
+        self._pictures.pop(t.id, None)
+        self._prompted.pop(t.id, None)
+        for s in seats:
+            for d in (self._sig, self._tokens, self._asked, self._expired, self._results_seen, self._shown, self._dealt, self._locks):
                 d.pop((t.id, s), None)  # type: ignore[attr-defined]
 
     async def _post_results(self, t: Table) -> None:
@@ -923,10 +935,18 @@ class Presenter:
         title = f"Table #{t.id} · {round_text(g)} · you are {wind} · {g.scores[seat]} {vr.score_unit(g)}"
         return (tiles, melds, drawn), {"title": title}
 
-    def hand_picture(self, t: Table, seat: int) -> bytes:
-        """The hand picture, drawn here (the "Show my hand" reply)."""
+    def seat_picture(self, t: Table, seat: int) -> Awaitable[bytes]:
+        """The "Show my hand" picture, for that player only: the table drawn from their seat (at
+        the bottom) with their own hand under it, as the game is now; drawn by the render worker,
+        as every hand is (await it)."""
         args, kwargs = self.hand_args(t, seat)
-        return render_hand(*args, **kwargs)
+        return self._png("seat", 0.0, table_view(t, bottom=seat), *args, **kwargs)
+
+    def table_picture(self, t: Table, seat: int | None) -> Awaitable[bytes]:
+        """The public table picture as the game is now, drawn from ``seat`` (at the bottom); for a
+        spectator (None) in the shared picture's orientation. Someone waits for it: it goes with
+        the hands (await it)."""
+        return self._png("table", 0.0, table_view(t, bottom=seat or 0))
 
     def hand_text(self, t: Table, seat: int, *, buttons: bool = True, notes: Sequence[str] = ()) -> str:
         """The text of a hand message; ``buttons=False`` for a message whose buttons are elsewhere
@@ -1067,10 +1087,22 @@ class Presenter:
         if old is not None and not old.done.done():
             old.done.set_result(False)
         self._claims[(t.id, seat)] = claim
-        try:
-            answered = await asyncio.wait_for(asyncio.shield(claim.done), CLAIM_PATIENCE)
-        except TimeoutError:
-            answered = False
+        if t.game.over:
+            # the game's last update: another listener (the standings) awaited before act()
+            # returned, so its hand task may have run before this claim was made, and no later
+            # update will answer it. Behind that task on the seat's lock, the click answers itself
+            # unless the task took it.
+            await asyncio.sleep(0)  # a hand task still to start takes the claim now
+            lock = self._locks.get((t.id, seat))
+            if lock is not None:
+                async with lock:
+                    pass
+            answered = claim.done.done() and claim.done.result()
+        else:
+            try:
+                answered = await asyncio.wait_for(asyncio.shield(claim.done), CLAIM_PATIENCE)
+            except TimeoutError:
+                answered = False
         if self._claims.get((t.id, seat)) is claim:
             del self._claims[(t.id, seat)]
         if not answered:

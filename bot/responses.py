@@ -11,13 +11,20 @@ between reading and answering the later ones, and each later user waits for all 
 (:meth:`answered`, or found done by :meth:`settled`'s own check). Work that no user is waiting on
 to see a first response awaits :meth:`settled` before it starts, so it runs once no interaction is
 waiting, or after ``limit`` seconds at most (so a steady stream of clicks never starves it).
+:func:`in_time` keeps an interaction that waits for slower work (a picture) by deferring it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: seconds some work may take before the interaction waiting for it is deferred (Discord: 3 s)
+DEFER_AFTER = 1.5
 
 #: seconds after which an interaction is no longer waited for (Discord's window: its first
 #: response can no longer be sent, or the callback that would send it failed)
@@ -101,3 +108,14 @@ class FirstResponses:
 def _resolve(fut: asyncio.Future[None] | None) -> None:
     if fut is not None and not fut.done():
         fut.set_result(None)
+
+
+async def in_time(interaction: Any, work: Awaitable[T]) -> T:
+    """``work`` (a picture from the render worker) for an ephemeral answer: when it is slow to
+    come, the interaction is deferred first ("thinking…", seen by the asker only) so Discord keeps
+    it; the caller then fills in that answer (``edit_original_response``) instead of sending one."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    return await task

@@ -326,7 +326,7 @@ def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
         lines.append("forms: " + ", ".join(f"{k} {v}" for k, v in forms.items() if v is not None))
     rows: list[ShantenRow] = []
     if "waits" in report:
-        lines.append("waits: " + " ".join(report["waits"]))
+        lines.append("waits: " + " ".join(_kind_text(k) for k in report["waits"]))
     if "ukeire" in report:
         lines.append(
             f"ukeire: {len(report['ukeire'])} kinds, {report['ukeire_total']} tiles — "
@@ -337,7 +337,7 @@ def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
     for d in report.get("discards", []):
         u = d["ukeire"]
         lines.append(
-            f"discard **{d['discard']}** → {_head(d['shanten'])}, {len(u)} kinds, {d['total']} tiles: {_ukeire_text(u)}"
+            f"discard **{_kind_text(d['discard'])}** → {_head(d['shanten'])}, {len(u)} kinds, {d['total']} tiles: {_ukeire_text(u)}"
         )
         rows.append(
             ShantenRow(
@@ -355,8 +355,13 @@ def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
     return ShantenAnswer(title, lines, png, report)
 
 
+def _kind_text(kind: str) -> str:
+    """A kind of the engine's report (``1z``) as players read it everywhere else (``E``)."""
+    return _tile_text(parse_kind(kind))
+
+
 def _ukeire_text(u: dict[str, int]) -> str:
-    return " ".join(f"{k}×{c}" for k, c in u.items()) or "—"
+    return " ".join(f"{_kind_text(k)}×{c}" for k, c in u.items()) or "—"
 
 
 # --- /rule -----------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ has passed" otherwise); ``mjr:<table>:<serial>:<seat>`` — open the riichi choo
 "Declare ready", chinitsu_toutenkou's open riichi too); ``mjw:<table>:<serial>:<action>`` — a
 discard that asks to be confirmed first: one that deals into an open riichi (CT-F2), or any discard
 of a player with two-tap discards on (``/table auto what:confirm-discard``); ``mjh:<table>`` — "Show
-my hand" (the ephemeral fallback when direct messages are closed). Because the meaning is in the
+my hand": the table drawn from the player's seat with their hand under it, ephemeral (the player's
+hand message when their direct messages are closed). Because the meaning is in the
 id, the buttons keep working after a restart without any stored view.
 """
 
@@ -23,6 +24,7 @@ from discord.ext import commands
 
 from bot.presenter import ClickAnswer, Presenter, action_label, tile_label
 from bot.render import variants as vr
+from bot.responses import in_time
 from bot.tables import Table, TableError
 from engine.table.actions import Action, ActionType
 
@@ -187,11 +189,21 @@ class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjh:(?
             await _answer(interaction, "that game is over")
             return
         p = bot.presenter
+        # the moment shown is taken now; the picture (the table from this seat, the hand under it)
+        # is drawn by the render worker, with a deferred answer if it is slow to come
+        text = p.hand_text(t, seat)
         view = hand_view(t, seat) if seat in t.game.to_act() else discord.utils.MISSING
-        file = discord.File(io.BytesIO(p.hand_picture(t, seat)), filename="hand.png")
-        sent = await interaction.response.send_message(p.hand_text(t, seat), file=file, view=view, ephemeral=True)
+        bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
+        png = await in_time(interaction, p.seat_picture(t, seat))
+        file = discord.File(io.BytesIO(png), filename="hand.png")
+        if interaction.response.is_done():
+            sent = await interaction.edit_original_response(content=text, attachments=[file], view=view)
+            message_id: int | None = sent.id
+        else:
+            callback = await interaction.response.send_message(text, file=file, view=view, ephemeral=True)
+            message_id = callback.message_id
         # this ephemeral is the player's hand from now on: later moves update it through its token
-        p.showed_hand(t, seat, interaction, sent.message_id)
+        p.showed_hand(t, seat, interaction, message_id)
 
 
 _ROWS, _PER_ROW = 5, 5  # Discord: at most 5 rows of 5 buttons

@@ -1,4 +1,4 @@
-"""``/table`` commands: open, join, leave, add-ai, start, status, abandon, list, export, verify, auto.
+"""``/table`` commands: open, join, leave, add-ai, start, status, view, abandon, list, export, verify, auto.
 
 Thin: each command parses its options, calls :class:`~bot.tables.TableService` and answers with a
 plain sentence; a refusal (:class:`~bot.tables.TableError`) is raised and answered, ephemeral, by
@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot import fairness
 from bot.command_tree import is_organiser
 from bot.presenter import status_text
+from bot.responses import in_time
 from bot.tables import Table, TableError, TableService, length_text, lengths, playable
 from engine.rules.base import find_ruleset
 
@@ -193,6 +194,30 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             raise TableError("\n".join(d.sentence for d in damaged)) from None
         note = self.service.damaged.get(t.id)  # a damaged turn clock: the table plays on
         await interaction.response.send_message(status_text(t) + (f"\n{note.sentence}" if note else ""), ephemeral=True)
+
+    @app_commands.command(name="view", description="The table picture seen from your seat (only you see it)")
+    async def view_(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        try:
+            t = await self._pick(interaction, table, statuses=("playing",))
+        except TableError:
+            if table is not None:
+                raise
+            t = await self._pick(interaction, table, statuses=("open",))  # to say it has not started
+        if t.game is None:
+            raise TableError(f"table #{t.id} has not started yet")
+        seat = t.seat_of(interaction.user.id)
+        if seat is None:
+            where = "You are not seated: the table as everyone sees it."
+        else:
+            where = f"Seen from your seat ({t.seats[seat].name}), at the bottom."
+        text = f"{status_text(t)}\n{where}"
+        self.bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
+        png = await in_time(interaction, self.bot.presenter.table_picture(t, seat))
+        file = discord.File(io.BytesIO(png), filename="table.png")
+        if interaction.response.is_done():
+            await interaction.edit_original_response(content=text, attachments=[file])
+        else:
+            await interaction.response.send_message(text, file=file, ephemeral=True)
 
     @app_commands.command(name="abandon", description="Close a table (the opener or an organiser)")
     async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:

@@ -3,13 +3,22 @@
 * :func:`render_tiles` — a strip of tiles (a hand, optionally the drawn tile set apart)
 * :func:`render_hand` — concealed tiles, drawn tile and melds
 * :func:`render_table` — the public table from a :class:`TableView`
+* :func:`render_seat_table` — that table from one player's seat, their hand under it (for them only)
 * :func:`render_result` — a hand-end result (winning hand, yaku lines, payments)
 * :func:`render_final` — final standings
 
 Tiles are tile codes from :mod:`engine.tiles` (kind 0..41, red five = kind | RED).
 """
 
-from .pictures import render_final, render_hand, render_result, render_table, render_tiles, to_png
+from .pictures import (
+    render_final,
+    render_hand,
+    render_result,
+    render_seat_table,
+    render_table,
+    render_tiles,
+    to_png,
+)
 from .tiles import BACK, tile_image, warm_up
 from .views import Meld, ResultView, SeatView, TableView, WinView
 
@@ -23,6 +32,7 @@ __all__ = [
     "render_final",
     "render_hand",
     "render_result",
+    "render_seat_table",
     "render_table",
     "render_tiles",
     "tile_image",

@@ -1,4 +1,5 @@
-"""The bot's pictures: hand strips, hands with melds, the public table, hand results, final standings.
+"""The bot's pictures: hand strips, hands with melds, the public table (also with one player's hand
+under it, for that player only), hand results, final standings.
 
 Pure functions: data in, PNG bytes out (no Discord, no I/O). Tile images come from the in-process
 cache in :mod:`bot.render.tiles`, so after the first call a picture is mostly pastes plus PNG
@@ -38,6 +39,7 @@ __all__ = [
     "render_job",
     "render_hand",
     "render_result",
+    "render_seat_table",
     "render_table",
     "render_tiles",
     "set_png_options",
@@ -414,7 +416,13 @@ def render_hand(
 ) -> bytes:
     """A player's hand: concealed tiles, the drawn tile set apart, then the melds (called tile
     sideways, kakan's added tile stacked on it, ankan's outer tiles face down)."""
-    tw, th = tile_size(HAND_W)
+    return to_png(_hand_image(concealed, melds, drawn, title=title), palette="default")
+
+
+def _hand_image(
+    concealed: Sequence[int], melds: Sequence[Meld], drawn: int | None, *, title: str = "", tile_w: int = HAND_W
+) -> Image.Image:
+    tw, th = tile_size(tile_w)
     items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
     _, width, height = _layout(items, tw)
     pad = 12
@@ -422,7 +430,7 @@ def render_hand(
     f = font(20)
     if title:
         title_h = 32
-    w = max(width + 2 * pad, 200)
+    w = _hand_width(width, pad)
     img, d = _new(w, title_h + max(height, th) + 2 * pad)
     if title:
         size = 20
@@ -431,7 +439,11 @@ def render_hand(
             f = font(size)
         d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
     _draw_items(img, items, tw, pad, title_h + pad + max(height, th))
-    return to_png(img, palette="default")
+    return img
+
+
+def _hand_width(tiles_w: int, pad: int = 12) -> int:
+    return max(tiles_w + 2 * pad, 200)
 
 
 def _wrap(text: str, f: FontT, max_w: float) -> list[str]:
@@ -927,10 +939,40 @@ def render_table(view: TableView) -> bytes:
     return to_png(_table_image(view), palette="default")
 
 
+#: tile widths of the hand under the table in :func:`render_seat_table`, the largest that fits
+SEAT_HAND_WIDTHS = (HAND_W, 44, RIVER_W)
+
+
+def render_seat_table(
+    view: TableView,
+    concealed: Sequence[int],
+    melds: Sequence[Meld],
+    drawn: int | None,
+    *,
+    title: str = "",
+) -> bytes:
+    """One player's own picture: the table as :func:`render_table` draws it from ``view`` (their
+    seat is ``view.bottom``), and under it, next to their river, their hand as :func:`render_hand`
+    draws it, with smaller tiles (:data:`SEAT_HAND_WIDTHS`) where it would be wider than the table
+    (a phone shrinks the whole picture to its width). The table part shows only what ``view`` holds
+    (public), the hand part only the arguments given: the caller passes the viewer's own hand and
+    nobody else's."""
+    table = _table_image(view)
+    items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
+    tile_w = next((w for w in SEAT_HAND_WIDTHS if _hand_width(_layout(items, tile_size(w)[0])[1]) <= table.width), SEAT_HAND_WIDTHS[-1])
+    hand = _hand_image(concealed, melds, drawn, title=title, tile_w=tile_w)
+    img, d = _new(max(table.width, hand.width), table.height + hand.height)
+    d.rectangle((0, 0, img.width, HEADER_H), fill=HEADER)  # the header bar spans a wider hand too
+    img.paste(table, ((img.width - table.width) // 2, 0))
+    img.paste(hand, ((img.width - hand.width) // 2, table.height))
+    return to_png(img, palette="default")
+
+
 # --- the render worker ----------------------------------------------------------------------------
 
 _JOBS: dict[str, Callable[..., bytes]] = {
     "table": render_table,
+    "seat": render_seat_table,
     "hand": render_hand,
     "result": render_result,
     "final": render_final,
@@ -964,7 +1006,7 @@ def _write_frame(out: Any, obj: object) -> None:
 #: How soon each kind of picture is wanted, seconds after the worker receives it: the worker draws
 #: the job with the earliest deadline first, so a player's hand goes before a backlog of table
 #: pictures, yet a table picture that has waited long enough is not starved by new hands.
-DEADLINES = {"hand": 0.0, "tiles": 0.0, "result": 0.25, "final": 0.25, "table": 1.0}
+DEADLINES = {"hand": 0.0, "seat": 0.0, "tiles": 0.0, "result": 0.25, "final": 0.25, "table": 1.0}
 
 
 def worker_main() -> None:

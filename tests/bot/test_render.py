@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import time
@@ -19,6 +20,7 @@ from bot.render import (
     render_final,
     render_hand,
     render_result,
+    render_seat_table,
     render_table,
     render_tiles,
     tile_image,
@@ -167,6 +169,52 @@ def test_table_edge_cases() -> None:
     _sane(render_table(long_river), min_w=400, min_h=400)
     with pytest.raises(ValueError):
         render_table(TableView("t", "r", [SeatView("a", "E", 0)] * 2))
+
+
+def _from_first(view: TableView, b: int) -> TableView:
+    """The same table with the seats renumbered so that seat ``b`` is seat 0."""
+    n = len(view.seats)
+    shift = lambda s: None if s is None else (s - b) % n  # noqa: E731
+    seats = [view.seats[(b + i) % n] for i in range(n)]
+    return dataclasses.replace(view, seats=seats, turn=shift(view.turn), last_discard=shift(view.last_discard), bottom=0)
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_table_from_a_seat_is_the_table_with_that_seat_first(players: int) -> None:
+    """``bottom``: drawing from seat b is drawing the table renumbered so that b is seat 0 (it sits
+    at the bottom, the next seat on the right); another seat gives another picture."""
+    view = sample_table(players)
+    pictures = []
+    for b in range(players):
+        mine = _open(render_table(dataclasses.replace(view, bottom=b))).convert("RGB")
+        assert _same(mine, _open(render_table(_from_first(view, b))).convert("RGB")), b
+        pictures.append(mine)
+    assert not any(_same(pictures[0], other) for other in pictures[1:])
+
+
+def test_seat_table_is_the_table_from_that_seat_with_the_hand_under_it() -> None:
+    """The picture for one player: the table from their seat, their hand (as render_hand draws it)
+    under it; a hand wider than the table is drawn with smaller tiles rather than make the whole
+    picture wider (a phone shrinks it to its width), and what still does not fit widens it."""
+    hand = (parse_tiles("1234m567p"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
+    wide = (parse_tiles("1234m567p"), [("kakan", parse_tiles("2222z"), 2), ("minkan", parse_tiles("8888p"), 3)] * 2, None)
+    sizes = {render_hand(*x, title="you are S") for x in (hand, wide)}
+    assert len({_open(x).width <= 748 for x in sizes}) == 2  # one fits under the table, one does not
+    for players in (4, 3):
+        for concealed, melds, drawn in (hand, wide):
+            for b in range(players):
+                view = dataclasses.replace(sample_table(players), bottom=b)
+                table = _open(render_table(view)).convert("RGB")
+                own = _open(render_hand(concealed, melds, drawn, title="you are S")).convert("RGB")
+                both = _open(render_seat_table(view, concealed, melds, drawn, title="you are S")).convert("RGB")
+                x = (both.width - table.width) // 2
+                assert _same(both.crop((x, 0, x + table.width, table.height)), table)
+                if own.width <= table.width:
+                    assert both.size == (table.width, table.height + own.height)
+                    x = (both.width - own.width) // 2
+                    assert _same(both.crop((x, table.height, x + own.width, both.height)), own)
+                else:  # smaller tiles: narrower and lower than the hand picture
+                    assert table.width <= both.width < own.width and both.height - table.height < own.height
 
 
 # --- speed and samples ----------------------------------------------------------------------------------

@@ -82,6 +82,20 @@ def test_picture_order_sorts_the_hand_and_keeps_the_drawn_tile_last() -> None:
     assert [tile_name(c) for c in picture_order(parse_tiles("55m0m"), parse_tiles("5m")[0])] == ["5m", "red 5m"]
 
 
+def test_shanten_text_names_honours_as_the_pictures_do() -> None:
+    """/shanten's text: waits, ukeire and discards with the faces' letters, never ``1z``."""
+    from cogs.lookups import shanten_of
+
+    tenpai = shanten_of("123m456p789s11z55z")  # a shanpon wait on East and White
+    assert "waits: E Wh" in tenpai.lines
+    assert "ukeire: 2 kinds, 4 tiles — E×2 Wh×2" in tenpai.lines
+    discard = shanten_of("123m456p789s11z557z")  # only the Red dragon goes
+    assert "discard **Rd** → tenpai, 2 kinds, 4 tiles: E×2 Wh×2" in discard.lines
+    for ans in (tenpai, discard, shanten_of("1223m4579p1368s15z"), shanten_of("119m19p19s1234567z")):
+        for line in [ans.title, *ans.lines]:
+            assert not ENGINE_NOTATION.search(line.replace("**", "")), line  # bold, not a tile's "*" mark
+
+
 # --- every decision of self-play: buttons against the picture ------------------------------------------
 
 

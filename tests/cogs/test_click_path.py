@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.devserver import DiscordServer
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, play_out
 
 _DM_MESSAGES = re.compile(r"^/channels/(\d+)/messages")
 
@@ -211,6 +211,36 @@ def test_results_and_final_posted_once_each_in_order(tmp_path: Path) -> None:
             # the last hand's result comes before the final standings, and each text matches its hand
             msgs = {str(m.nonce): m for m in c.server.messages(c.channel_id) if m.nonce}
             assert "final standings" in msgs["jf1"].content
+
+    asyncio.run(main())
+
+
+def test_a_finished_table_leaves_nothing_in_the_presenter(tmp_path: Path) -> None:
+    """Once a game is over and its final standings are posted, the presenter keeps nothing of
+    that table: no per-table or per-seat entry (the buttons shown, the locks, tokens, ...)."""
+
+    def kept(c: Club, table: int) -> list[str]:
+        out = []
+        for name, value in vars(c.bot.presenter).items():
+            if not isinstance(value, dict) or name in ("_dms", "_channel_pacers"):  # by user, by channel
+                continue
+            out += [f"{name}[{k!r}]" for k in value if k == table or (isinstance(k, tuple) and k[0] == table)]
+        return out
+
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            await c.slash("alice", "table open", {"length": "tonpuu"})
+            await c.slash("alice", "table add-ai", {"seats": 3})
+            await c.slash("alice", "table auto", {"what": "tsumogiri", "on": True})
+            await c.slash("alice", "table start", {})
+            t = c.bot.service.tables[1]
+            await c.server.wait_for(lambda: kept(c, 1), timeout=30)  # what it keeps while the game runs
+            await play_out(c, ("alice",))
+            await c.server.wait_for(lambda: t.row.final_posted, timeout=30)
+            try:
+                await c.server.wait_for(lambda: not kept(c, 1), timeout=10)
+            except Exception:
+                raise AssertionError(f"kept after the game: {kept(c, 1)}") from None
 
     asyncio.run(main())
 

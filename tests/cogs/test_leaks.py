@@ -7,7 +7,10 @@ obtain is collected: every message they can see in every version it had (text, e
 the bytes of every attachment), their DMs and ephemeral answers, and the answers to
 ``/table export``, ``/table status``, ``/table list``, ``/table verify``, ``/stats`` and to
 refused requests. None of it may hold the seed or any token that deals the current hand's wall,
-and the export may hold the finished hands only. When the game is over, the seed is revealed and
+and the export may hold the finished hands only. The pictures drawn for one viewer (bob's "Show my
+hand": the table from his seat with his hand under it; ``/table view`` for bob and erin) stay the
+same, byte for byte, when every tile they may not see (the others' concealed tiles, the wall) is
+dealt otherwise, and change when bob's own hand does. When the game is over, the seed is revealed and
 the export verifies against the commitment posted at the start; a changed log does not.
 """
 
@@ -19,6 +22,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from bot.presenter import table_view
+from bot.render.pictures import render_seat_table, render_table
+from bot.tables import Table
 from engine.__main__ import main as engine_main
 from engine.logs.export import mjai_tile
 from engine.logs.replay import ReplayReport, replay_record
@@ -76,6 +82,43 @@ def _files(c: Club, rec: Any) -> dict[str, bytes]:
     return {a.filename: a.data for m in rec.messages for a in m.attachments}
 
 
+def _ephemeral_picture(c: Club, who: str, rec: Any, filename: str) -> bytes:
+    """The picture of the ephemeral answer ``who`` got to ``rec`` (only they see it)."""
+    uid = c.users[who].id
+    msg = next(m for m in c.server.ephemeral(uid) if m.interaction_id == rec.id)
+    assert msg.visible_to == uid
+    return next(a.data for a in msg.attachments if a.filename == filename)
+
+
+def _dealt_otherwise(t: Table, viewer: int | None, *, own: bool = False) -> Table:
+    """The table with the tiles ``viewer`` may not see (every other seat's concealed tiles, the
+    live wall, the kan draws) dealt otherwise: the same tiles, reversed over those places; with
+    ``own`` the viewer's concealed tiles are among them too."""
+    g = t.game
+    assert g is not None
+    h = g.copy()
+    h.live = list(g.live)
+    places: list[tuple[list[int], int]] = []
+    for s, st in enumerate(h.seats):
+        if s != viewer or own:
+            places += [(st.tiles, i) for i in range(len(st.tiles))]
+    places += [(h.live, i) for i in range(h.live_pos, h.live_end)]
+    places += [(h.rinshan, i) for i in range(h.rinshan_pos, len(h.rinshan))]
+    old = [where[i] for where, i in places]
+    moved = dict(zip(old, reversed(old)))
+    for where, i in places:
+        where[i] = moved[where[i]]
+    h.drawn = moved.get(h.drawn, h.drawn)
+    for s, st in enumerate(h.seats):
+        st.counts = [0] * len(st.counts)
+        for x in st.tiles:
+            st.counts[h.kind(x)] += 1
+        st.waits = h.ruleset.wait_set(h, s)
+    others = [s for s in range(h.players) if s != viewer or own]
+    assert any(sorted(map(g.code, g.seats[s].tiles)) != sorted(map(h.code, h.seats[s].tiles)) for s in others)
+    return Table(row=t.row, game=h, prompt_at=t.prompt_at)
+
+
 def test_leaks_nothing_a_non_player_or_another_player_sees_rebuilds_hidden_tiles(tmp_path: Path) -> None:
     async def main() -> None:
         async with club(tmp_path) as c:
@@ -112,7 +155,31 @@ def test_leaks_nothing_a_non_player_or_another_player_sees_rebuilds_hidden_tiles
             for rec in refused:
                 assert rec.messages and all("Traceback" not in m.content for m in rec.messages)
             assert "revealed" in " ".join(m.content for m in asked["erin"]["table verify"].messages)
+
+            # the pictures for one viewer: bob's "Show my hand" and /table view (bob, erin)
+            bob = t.seat_of(c.users["bob"].id)
+            assert bob is not None
+            rec = await c.server.click(c.users["bob"].id, t.row.message_id or 0, "mjh:1")
+            await rec.reply()
+            shown = _ephemeral_picture(c, "bob", rec, "hand.png")
+            assert not any(m.interaction_id == rec.id for m in c.server.visible_to(c.users["erin"].id))
+            viewed = {}
+            for who in ("bob", "erin"):
+                viewed[who] = _ephemeral_picture(c, who, await c.slash(who, "table view", {"table": 1}), "table.png")
             assert len(g.results) == finished and not g.over  # nobody moved while we looked
+            for seen in (t, _dealt_otherwise(t, bob)):
+                args, kwargs = c.bot.presenter.hand_args(seen, bob)
+                assert shown == render_seat_table(table_view(seen, bottom=bob), *args, **kwargs)
+                assert viewed["bob"] == render_table(table_view(seen, bottom=bob))
+            mine = _dealt_otherwise(t, bob, own=True)  # bob's own hand is his to see
+            args, kwargs = c.bot.presenter.hand_args(mine, bob)
+            assert shown != render_seat_table(table_view(mine, bottom=bob), *args, **kwargs)
+            assert viewed["erin"] == render_table(table_view(_dealt_otherwise(t, None)))
+            # erin, not seated, sees the table as the channel shows it; bob from his own seat
+            assert (viewed["bob"] == viewed["erin"]) == (bob == 0)
+            await c.server.wait_for(
+                lambda: [a.data for a in c.server.message(t.row.message_id or 0).attachments] == [viewed["erin"]], timeout=10
+            )
 
             for who in ("erin", "bob"):
                 blobs = _seen_by(c, who)
