@@ -29,7 +29,15 @@ from bot.errors import UserError
 from bot.storage import repository as sql
 from bot.storage.repository import CorruptRow, HouseRow, Repository
 from engine.rules.base import Ruleset, find_ruleset, ruleset_names
-from engine.rules.catalog import OptionError, OptionSpec, find_spec, option_problems, set_option, show_value
+from engine.rules.catalog import (
+    OptionError,
+    OptionSpec,
+    differences,
+    find_spec,
+    option_problems,
+    set_option,
+    show_value,
+)
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +111,16 @@ def plays_alike(name: str, a: dict[str, Any], b: dict[str, Any]) -> bool:
         return False
 
 
+def rule_differences(a: Ruleset, b: Ruleset) -> list[str]:
+    """How ``b`` plays differently from ``a`` (``catalog.differences``), one line each, the game's
+    length left out as :func:`plays_alike` leaves it out."""
+    if a.name == b.name:
+        length = find_ruleset(a.name).lengths()[0].options
+        if length:
+            a, b = a.with_options(**length), b.with_options(**length)
+    return differences(a, b)
+
+
 def option_line(spec: OptionSpec, limit: int = 100) -> str:
     """One line for an option menu: key, current value, allowed values, description (clipped)."""
     head = f"{spec.key} = {show_value(spec.value)} · {spec.allowed()}"
@@ -172,9 +190,9 @@ class HouseRules:
             return p.rules, p.name
         if ruleset and ruleset.strip():
             return find_ruleset(ruleset.strip()), None
-        p = await self.default(guild_id)
-        if p is not None:
-            return p.rules, p.name
+        club = await self.default(guild_id)
+        if club is not None:
+            return club.rules, club.name
         return find_ruleset(DEFAULT_RULESET), None
 
     # ---------------------------------------------------------------- changing
@@ -228,7 +246,10 @@ class HouseRules:
         if guild_id is None:
             raise HouseError("house rules belong to a server: use /house in a server's channel")
         p = await self.get(guild_id, name)
-        old = await self.default(guild_id) if await self.repo.default_house_id(guild_id) is not None else None
+        try:
+            old = await self.default(guild_id)
+        except HouseError:  # a damaged default: replacing it is the repair
+            old = None
 
         def write(conn: sqlite3.Connection) -> None:
             sql.set_default_house(conn, guild_id, p.row.id)
