@@ -454,3 +454,61 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(t
             await repo.close()
 
     asyncio.run(check())
+
+
+def test_a_season_with_house_rules_takes_only_games_played_under_them_and_import_says_how_a_log_differs(tmp_path: Path) -> None:
+    async def ai_game(c: Club, table: int, opts: dict[str, Any]) -> bytes:
+        """An all-AI tonpuu opened with ``opts``, played out; its tenhou.net/6 export (which names the
+        bot's ruleset and options)."""
+        await c.slash("alice", "table open", {"length": "tonpuu", **opts})
+        await c.slash("alice", "table leave", {"table": table})
+        await c.slash("alice", "table add-ai", {"seats": 4, "table": table})
+        await c.slash("alice", "table start", {"table": table})
+        def recorded() -> bool | None:  # the game is recorded with its last action, a moment after it is over
+            con = sqlite3.connect(c.db)
+            try:
+                return con.execute("SELECT 1 FROM games WHERE table_id = ?", (table,)).fetchone() is not None or None
+            finally:
+                con.close()
+
+        await c.server.wait_for(recorded, timeout=60, what="the AI game")
+        rec = await c.slash("alice", "table export", {"table": table})
+        msg = next(m for m in c.server.visible_to(c.users["alice"].id) if m.interaction_id == rec.id)
+        return bytes(next(a.data for a in msg.attachments if a.filename == f"table-{table}.json"))
+
+    def season_of_table(db: Path, table: int) -> Any:
+        con = sqlite3.connect(db)
+        try:
+            return con.execute("SELECT season_id FROM games WHERE table_id = ?", (table,)).fetchone()[0]
+        finally:
+            con.close()
+
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            await c.server.wait_for_commands(["house", "season", "result", "table"], c.guild_id, timeout=10)
+            await _organiser(c)
+            await c.slash("alice", "house new", {"name": "club", "base": "riichi"})
+            await c.slash("alice", "house set", {"name": "club", "option": "kuitan", "value": "false"})
+            started = _public(c, await c.slash("alice", "season start", {"name": "House", "house": "club"}))
+            assert "house rules club (riichi)" in started.content
+            con = sqlite3.connect(c.db)
+            row = con.execute("SELECT ruleset, house, options FROM seasons").fetchone()
+            con.close()
+            assert (row[0], row[1], json.loads(row[2])) == ("riichi", "club", {"kuitan": False})
+
+            house_log = await ai_game(c, 1, {"house": "club"})
+            plain_log = await ai_game(c, 2, {"ruleset": "riichi"})
+            assert season_of_table(c.db, 1) == 1  # played the season's house rules: counted
+            assert season_of_table(c.db, 2) is None  # riichi with kuitan: not this season's rules
+
+            # a change to the profile after the season started does not change what the season takes
+            await c.slash("alice", "house set", {"name": "club", "option": "kuitan", "value": "true"})
+            after_change = await ai_game(c, 3, {"house": "club"})
+            assert season_of_table(c.db, 3) is None and after_change
+
+            same = "\n".join(c.replies(await c.slash("alice", "result import", {"file": ("table-1.json", house_log)})))
+            assert "imported" in same and "The log played the season's house rules club." in same, same
+            other = "\n".join(c.replies(await c.slash("alice", "result import", {"file": ("table-2.json", plain_log)})))
+            assert "The log's rules differ from the season's house rules club: kuitan: false here, true there." in other, other
+
+    asyncio.run(main())
