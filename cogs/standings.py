@@ -210,7 +210,7 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         house: str | None = None,
     ) -> None:
         rules = None
-        if house or not ruleset:  # house rules named, or the club's default ones (riichi without)
+        if house or ruleset is None:  # house rules named, or the club's default ones (riichi without)
             rs, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
             rules = rs if house is not None else None
         s = await self.svc.start_season(

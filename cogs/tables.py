@@ -117,7 +117,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 f"{', '.join(missing)}. A server admin can grant {'them' if len(missing) > 1 else 'it'} to my role here."
             )
         rules = None
-        if house or not ruleset:  # house rules named, or the club's default ones (riichi without)
+        if house or ruleset is None:  # house rules named, or the club's default ones (riichi without)
             rs, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
             rules = rs if house is not None else None
         t = await self.service.open_table(

@@ -19,6 +19,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.__main__ import main as db_main
 from bot.client import JantakuBot
 from bot.house import HouseError, HouseRules
 from bot.storage.repository import Repository
@@ -404,7 +407,9 @@ def test_combinations_the_engine_cannot_play_are_refused_when_set() -> None:
         asyncio.run(main(Path(d) / "h.sqlite3"))
 
 
-def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(tmp_path: Path) -> None:
+def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "h.sqlite3"
 
     async def setup() -> None:
@@ -454,6 +459,12 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(t
             await repo.close()
 
     asyncio.run(check())
+    # python -m bot db check lists the two damaged rows left, one line each, and changes nothing
+    capsys.readouterr()
+    assert db_main(["db", "--database", str(path), "check"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "2 problem row(s)" and not any("Traceback" in line for line in out), out
+    assert [line.split(":")[0] for line in out[:-1]] == ["house_rules row 1", "house_rules row 2"], out
 
 
 def test_a_season_with_house_rules_takes_only_games_played_under_them_and_import_says_how_a_log_differs(tmp_path: Path) -> None:
