@@ -523,3 +523,17 @@ def test_a_season_with_house_rules_takes_only_games_played_under_them_and_import
             assert "The log's rules differ from the season's house rules club: kuitan: false here, true there." in other, other
 
     asyncio.run(main())
+
+
+def test_a_season_takes_games_of_every_length_of_its_rules_and_no_game_of_other_rules() -> None:
+    from bot.house import plays_alike
+
+    for rs in rulesets_in_menu_order():
+        lengths = [*rs.lengths(), *[x for x in [rs.counted_length(3)] if x is not None]]
+        for length in lengths:  # hanchan and tonpuu (a variant's rounds or hands) are the same rules
+            assert plays_alike(rs.name, {}, rs.with_options(**length.options).options_dict()), (rs.name, length.value)
+        try:
+            other = set_option(rs, "kuitan", "false" if rs.options.kuitan else "true")
+        except OptionError:
+            continue  # pk fixes kuitan off
+        assert not plays_alike(rs.name, {}, other.options_dict()), rs.name
