@@ -139,7 +139,7 @@ class HouseRules:
         """A stored row as a profile; HouseError naming it when it is damaged."""
         label = r["name"] if isinstance(r["name"], str) and r["name"].strip() else f"#{r['id']}"
         try:
-            row = Repository._house(r)
+            row = Repository.house_row(r)
             return Profile(row, rules_of(row.base, row.options))
         except (CorruptRow, ValueError) as e:
             why = e.why if isinstance(e, CorruptRow) else str(e)

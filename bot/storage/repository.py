@@ -1113,7 +1113,7 @@ class Repository:
     # ---------------------------------------------------------------- house rules (schema version 7)
 
     @staticmethod
-    def _house(r: Any) -> HouseRow:
+    def house_row(r: Any) -> HouseRow:
         """A ``house_rules`` row, every column checked (:class:`CorruptRow` names what is wrong;
         whether the engine can play it is the house service's check)."""
         why = bad_columns(r, HOUSE_RULES)
