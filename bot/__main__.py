@@ -183,11 +183,13 @@ async def _db(args: argparse.Namespace) -> int:
     quiet.setLevel(logging.CRITICAL)
     try:
         if args.db_cmd == "check":
+            from bot.house import HouseRules
             from bot.tables import TableService
 
             problems = await repo.check()
             # every stored game replayed through the engine: a well-formed but illegal move
             problems += await TableService(repo).check_logs()
+            problems += await HouseRules(repo).check()  # house rules the engine cannot play
             for p in problems:
                 print(p)
             print(f"{len(problems)} problem row(s)")

@@ -2,7 +2,7 @@
 
 The services are attributes of :class:`JantakuBot`, and that is the one way a cog or a button gets
 one (``self.bot.service``, ``interaction.client.standings``): the repository, the table service,
-the standings, the turn clocks and the first-response queue are made here; the presenter, which
+the standings, the house rules, the turn clocks and the first-response queue are made here; the presenter, which
 draws the play cog's buttons, is made by that cog when it loads. Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
 """
@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.command_tree import Tree
 from bot.config import Settings
+from bot.house import HouseRules
 from bot.responses import FirstResponses
 from bot.standings.service import StandingsService
 from bot.storage.repository import Repository
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings")
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house")
 # gc thresholds (gen0 allocations, gen1 per gen0, gen2 per gen1); Python's default is (700, 10, 10)
 GC_THRESHOLDS = (700, 10, 1000)
 
@@ -68,6 +69,7 @@ class JantakuBot(commands.Bot):
         self.repo = Repository(settings.database)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay)
         self.standings = StandingsService(self.repo)
+        self.house = HouseRules(self.repo)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
 

@@ -244,12 +244,21 @@ class TableService:
         on_expiry: str = "auto",
         pings: bool | None = None,
         call_minutes: int = 60,
+        rules: Ruleset | None = None,
+        house: str | None = None,
     ) -> Table:
         """``pings``: every decision reaches its player as a new message (None: on for async
         tables, where nobody watches the table, off for live ones); ``call_minutes``: how long a
         call offer waits in an async table before it passes (a call must not hold the table for a
-        whole turn's deadline)."""
-        rs = ruleset_for_table(ruleset, length)
+        whole turn's deadline). ``rules``: a house-rule profile's ruleset (``house`` its name, shown
+        with the table) instead of ``ruleset``; the table stores its options now, so a later change
+        to the profile never reaches this table; ``length``, when given, applies on top."""
+        if rules is not None:
+            ruleset_for_table(rules.name, length)  # refuses a base no table plays, or a bad length
+            opts = length_of(rules.name, length).options if length is not None and length.strip() else {}
+            rs = rules.with_options(**opts) if opts else rules
+        else:
+            rs = ruleset_for_table(ruleset, length)
         if mode not in ("live", "async"):
             raise TableError("mode must be live or async")
         options = rs.options_dict()  # only what differs from the ruleset's defaults
@@ -267,6 +276,7 @@ class TableService:
             on_expiry=on_expiry,
             pings=int(mode == "async" if pings is None else pings),
             call_seconds=max(60, min(call_minutes, 24 * 60) * 60),
+            **({"house": house} if house else {}),
         )
         seats = [SeatRow(0, opener_id, None, opener_name)]
         await self.repo.put_seats(tid, seats)
@@ -659,7 +669,10 @@ class TableService:
                     "result": g.final_results[seat],
                 }
             )
-        return {"guild_id": t.row.guild_id, "ruleset": t.row.ruleset, "players": players, "data": {"seed": t.row.seed}}
+        return {
+            "guild_id": t.row.guild_id, "ruleset": t.row.ruleset, "options": dict(t.row.options), "players": players,
+            "data": {"seed": t.row.seed},
+        }
 
     def _timers_changed(self) -> None:
         if self.on_timer_change is not None:

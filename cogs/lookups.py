@@ -26,10 +26,12 @@ from discord.ext import commands
 from bot.errors import UserError
 from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
 from bot.render.names import tile_name, yaku_name
+from bot.render.rules_card import card_lines, changed_options
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
 from engine.hand.report import shanten_report
 from engine.notation import WINDS, HandSpec, format_hand, parse_hand
 from engine.rules import UnknownRuleset, find_ruleset, ruleset_names
+from engine.rules.base import Ruleset
 from engine.scoring import score
 from engine.scoring.result import ScoreResult
 from engine.tiles import KIND_NAMES, RED, NotationError, counts_of, kind_of, parse_kind, parse_tiles
@@ -160,12 +162,14 @@ def check_hand(line: str) -> HandSpec:
     return spec
 
 
-def score_hand(line: str) -> ScoreAnswer:
-    """Score one hand line (the ``python -m engine score`` grammar). Raises :class:`LookupError_`."""
+def score_hand(line: str, rules: Ruleset | None = None, house: str | None = None) -> ScoreAnswer:
+    """Score one hand line (the ``python -m engine score`` grammar). Raises :class:`LookupError_`.
+    ``rules``: score under this ruleset (a club's house rules, ``house`` their name) instead of the
+    registered one the line names."""
     spec = check_hand(line)
     name = spec.ruleset
     try:
-        r = score(spec)
+        r = rules.score(spec) if rules is not None else score(spec)
     except NotImplementedError:
         raise LookupError_(f"ruleset {name} cannot score hands yet") from None
     except ValueError as e:  # HandError (impossible tiles), UnknownRuleset (wrong player count)
@@ -194,7 +198,7 @@ def score_hand(line: str) -> ScoreAnswer:
         payments=payments,
         dora=spec.ctx.dora_indicators,
         ura=spec.ctx.ura_indicators,
-        footer=f"ruleset {name} · seat {WINDS[spec.ctx.seat_wind]} · round {WINDS[spec.ctx.round_wind]}",
+        footer=f"{f'house rules {house} ({name})' if house else f'ruleset {name}'} · seat {WINDS[spec.ctx.seat_wind]} · round {WINDS[spec.ctx.round_wind]}",
     )
     lines = [f"{n}: {v}" for n, v in rows]
     lines.append(f"**{total}**")
@@ -447,6 +451,25 @@ def find_rule(ruleset: str, topic: str) -> tuple[RuleText, Rulebook, list[RuleTe
     return found[0], book, found[1:]
 
 
+def house_embeds(name: str, rules: Ruleset) -> list[discord.Embed]:
+    """``/rule house:<name>``: the rules card of a club's house rules, then the text of each rule
+    they change (by the option's rule id, where the bundled texts have it)."""
+    lines = card_lines(name, rules)
+    texts: dict[str, RuleText] = {}
+    if rules.rule_book in RULESETS:
+        book = rulebook(rules.rule_book)
+        for spec in changed_options(rules):
+            for rid in re.findall(r"[A-Z]{1,2}-[\d.]+", spec.rule):
+                entry = book.get(rid)
+                if entry is not None:
+                    texts.setdefault(entry.id, entry)
+    for entry in texts.values():
+        lines.append("")
+        lines.append(f"**{entry.id} · {entry.title}**")
+        lines.append(_clip(entry.text, 1500))
+    return _embeds(f"House rules {name}", lines, "", discord.Colour.dark_green())[:10]
+
+
 class RulePage(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"lkr:(?P<rs>[a-z0-9_]+):(?P<page>\d+):(?P<user>\d+)",
@@ -544,7 +567,7 @@ def _embeds(title: str, lines: Sequence[str], image: str, colour: discord.Colour
             break
         text = _clip(chunk.rstrip(), min(room, DESCRIPTION_LIMIT)) or "—"
         e = discord.Embed(title=_clip(title, 256) if i == 0 else None, description=text, colour=colour)
-        if i == 0:
+        if i == 0 and image:
             e.set_image(url=f"attachment://{image}")
         used += len(text)
         embeds.append(e)
@@ -590,30 +613,60 @@ class Lookups(commands.Cog):
     @app_commands.describe(
         hand="<concealed> [melds] ron|tsumo <tile> [flags]",
         ruleset="riichi, tenhou, mleague, … (default riichi)",
+        house="this club's house rules (/house list) instead of a ruleset",
     )
     async def score_cmd(
-        self, interaction: discord.Interaction, hand: str, ruleset: str | None = None
+        self, interaction: discord.Interaction, hand: str, ruleset: str | None = None, house: str | None = None
     ) -> None:
+        rules, house = await self._house_rules(interaction, house, ruleset, "ruleset=" in hand)
+        if rules is not None:
+            ruleset = rules.name
         line = hand.strip() if not ruleset else f"{hand.strip()} ruleset={ruleset.strip()}"
         check_hand(line)  # a refusal is answered by the command tree's error handler (bot.command_tree)
-        ans = await _in_thread(interaction, score_hand, line)
+        ans = await _in_thread(interaction, score_hand, line, rules, house)
         lines = [f"`{ans.hand}`", *ans.lines]
         embeds = _embeds(ans.title, lines, "score.png", discord.Colour.gold())
         await _reply(interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="score.png"))
 
     @app_commands.command(name="shanten", description="Shanten, waits and the ukeire of each useful discard")
     @app_commands.describe(
-        tiles="13 or 14 tiles, e.g. 123m456p789s1123z", ruleset="riichi (default) or another ruleset"
+        tiles="13 or 14 tiles, e.g. 123m456p789s1123z", ruleset="riichi (default) or another ruleset",
+        house="this club's house rules (/house list): their base ruleset's tiles",
     )
     async def shanten_cmd(
-        self, interaction: discord.Interaction, tiles: str, ruleset: str | None = None
+        self, interaction: discord.Interaction, tiles: str, ruleset: str | None = None, house: str | None = None
     ) -> None:
+        rules, _ = await self._house_rules(interaction, house, ruleset, False)
+        if rules is not None:
+            ruleset = rules.name  # shanten depends on the tile set, which options do not change
         check_tiles(tiles, ruleset)
         ans = await _in_thread(interaction, shanten_of, tiles, ruleset)
         embeds = _embeds(ans.title, ans.lines, "shanten.png", discord.Colour.blue())
         await _reply(
             interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="shanten.png")
         )
+
+    async def _house_rules(
+        self, interaction: discord.Interaction, house: str | None, ruleset: str | None, named_in_line: bool
+    ) -> tuple[Ruleset | None, str | None]:
+        """The house rules to answer under: the ones named, else the club's default when no ruleset
+        is named; (None, None) for a plain ruleset."""
+        if not house and (ruleset or named_in_line):
+            return None, None
+        rs, name = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
+        return (rs, name) if name is not None else (None, None)
+
+    @score_cmd.autocomplete("house")
+    @shanten_cmd.autocomplete("house")
+    async def house_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        profiles, _ = await self.bot.house.profiles(interaction.guild_id)
+        return [
+            app_commands.Choice(name=_clip(f"{p.name} ({p.base})", 100), value=p.name)
+            for p in profiles
+            if current.casefold() in p.name.casefold()
+        ][:25]
 
     @score_cmd.autocomplete("ruleset")
     @shanten_cmd.autocomplete("ruleset")
@@ -627,12 +680,23 @@ class Lookups(commands.Cog):
         description="Explain a rule of one of the six rulesets, by id (R-6.4) or keyword (furiten)",
     )
     @app_commands.describe(
-        ruleset="which rules", topic="a rule id such as R-6.4, or keywords such as furiten"
+        ruleset="which rules", topic="a rule id such as R-6.4, or keywords such as furiten",
+        house="this club's house rules (/house list): what they change, and those rules' texts",
     )
     @app_commands.choices(ruleset=RULESET_CHOICES)
     async def rule_cmd(
-        self, interaction: discord.Interaction, ruleset: app_commands.Choice[str], topic: str | None = None
+        self,
+        interaction: discord.Interaction,
+        ruleset: app_commands.Choice[str] | None = None,
+        topic: str | None = None,
+        house: str | None = None,
     ) -> None:
+        if house:
+            p = await self.bot.house.get(interaction.guild_id, house)
+            await interaction.response.send_message(embeds=house_embeds(p.name, p.rules))
+            return
+        if ruleset is None:
+            raise LookupError_("Name a ruleset (`/rule ruleset:riichi`) or this club's house rules (`/rule house:<name>`).")
         name = ruleset.value
         if not topic or not topic.strip():
             embed, pages = rule_list_embed(rulebook(name), 0)
@@ -657,6 +721,8 @@ class Lookups(commands.Cog):
             app_commands.Choice(name=_clip(e.label, 100), value=e.id)
             for e in rulebook(str(name)).suggest(current)
         ]
+
+    rule_cmd.autocomplete("house")(house_autocomplete)
 
 
 async def setup(bot: JantakuBot) -> None:

@@ -199,16 +199,22 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         start_points="starting points (the ruleset's by default)", return_points="return points (the ruleset's by default)",
         ties="equal scores: seat order from the first dealer, or split the uma", leftover="riichi sticks left at the end: to first place or to nobody",
         parallel="start it while another season runs",
+        house="this club's house rules (/house list): the season counts only bot games played under them",
     )
     @organiser_only("start a season")
     async def start(
-        self, interaction: discord.Interaction, name: str, ruleset: str = "riichi",
+        self, interaction: discord.Interaction, name: str, ruleset: str | None = None,
         rating: Literal["openskill", "points", "tenhou"] = "openskill", min_games: app_commands.Range[int, 0, 1000] = 0,
         uma: str | None = None, start_points: int | None = None, return_points: int | None = None,
         ties: Literal["seat", "split"] = "seat", leftover: Literal["first", "none"] = "first", parallel: bool = False,
+        house: str | None = None,
     ) -> None:
+        rules = None
+        if house or ruleset is None:  # house rules named, or the club's default ones (riichi without)
+            rs, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
+            rules = rs if house is not None else None
         s = await self.svc.start_season(
-            interaction.guild_id, interaction.user.id, name, ruleset=ruleset, start_points=start_points, return_points=return_points,
+            interaction.guild_id, interaction.user.id, name, ruleset=ruleset or "riichi", rules=rules, house=house, start_points=start_points, return_points=return_points,
             uma=uma, rating=rating, min_games=min_games, ties=ties, leftover=leftover, parallel=parallel,
         )
         uma_text = "/".join(f"{x:+g}" for x in s.uma)
@@ -217,7 +223,7 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
             if s.min_games > 0 else "every player appears on the leaderboard from their first game"
         )
         await interaction.response.send_message(
-            f"Season **{s.name}** has started: {s.ruleset}, {s.start_points:,} start / {s.return_points:,} return, uma {uma_text}, "
+            f"Season **{s.name}** has started: {f'house rules {s.house} ({s.ruleset})' if s.house else s.ruleset}, {s.start_points:,} start / {s.return_points:,} return, uma {uma_text}, "
             f"rating {s.rating}; {listed}."
         )
 
@@ -345,6 +351,14 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         for g in games:
             note = "" if g.data.get("complete", True) else " (the log stops before the game's end: scores as it stops)"
             parts.append(_game_text(g, f"Game #{g.id} imported from {file.filename}{note}:"))
+            diffs = g.data.get("house_differences")
+            if isinstance(diffs, list):
+                house = (await self.svc.season(interaction.guild_id, season)).house
+                parts[-1] += "\n" + (
+                    f"The log played the season's house rules {house}." if not diffs
+                    else f"The log's rules differ from the season's house rules {house}: " + "; ".join(map(str, diffs[:10]))
+                    + (f" and {len(diffs) - 10} more" if len(diffs) > 10 else "") + "."
+                )
         await interaction.followup.send("\n\n".join(parts))
 
     @app_commands.command(name="link", description="Count a guest's games for a member from now on (organisers)")

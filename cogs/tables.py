@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot import fairness
 from bot.command_tree import is_organiser
+from bot.house import HouseError
 from bot.presenter import status_text
 from bot.responses import in_time
 from bot.tables import Table, TableError, TableService, length_text, lengths, playable
@@ -59,6 +60,11 @@ def missing_permissions(interaction: discord.Interaction, *, thread: bool) -> li
     return [label for attr, label in dict.fromkeys(needs) if not getattr(have, attr)]
 
 
+def _rules_text(t: Table) -> str:
+    """The table's rules as its messages name them: the ruleset, or ``club: riichi`` for house rules."""
+    return f"{t.row.house}: {t.row.ruleset}" if t.row.house else t.row.ruleset
+
+
 class Tables(commands.GroupCog, group_name="table", group_description="Open, join and run mahjong tables"):
     def __init__(self, bot: JantakuBot) -> None:
         self.bot = bot
@@ -89,11 +95,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         thread="play in a new thread under this channel",
         pings="each move that waits for you comes as a new message, which notifies (default: on for async, off for live)",
         call_minutes="async mode: how long a pon/chi/ron offer waits before it passes (default 60)",
+        house="this club's house rules to play (/house list), instead of a ruleset",
     )
     async def open(
         self,
         interaction: discord.Interaction,
-        ruleset: str = "riichi",
+        ruleset: str | None = None,
         mode: Literal["live", "async"] = "live",
         length: str | None = None,
         turn_timer: app_commands.Range[int, 5, 600] = 30,
@@ -102,6 +109,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         thread: bool = False,
         pings: bool | None = None,
         call_minutes: app_commands.Range[int, 1, 1440] = 60,
+        house: str | None = None,
     ) -> None:
         missing = missing_permissions(interaction, thread=thread)
         if missing:
@@ -109,12 +117,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 f"I cannot run a table in this channel: I am missing the permission{'s' if len(missing) > 1 else ''} "
                 f"{', '.join(missing)}. A server admin can grant {'them' if len(missing) > 1 else 'it'} to my role here."
             )
+        rules = None
+        if house or ruleset is None:  # house rules named, or the club's default ones (riichi without)
+            rs, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
+            rules = rs if house is not None else None
         t = await self.service.open_table(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             opener_id=interaction.user.id,
             opener_name=_name(interaction.user),
-            ruleset=ruleset,
+            ruleset=ruleset or "riichi",
+            rules=rules,
+            house=house,
             mode=mode,
             length=length,
             turn_seconds=turn_timer,
@@ -124,12 +138,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             call_minutes=call_minutes,
         )
         await interaction.response.send_message(
-            f"Table #{t.id} is open ({t.row.ruleset}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
+            f"Table #{t.id} is open ({_rules_text(t)}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
             f"`/table add-ai`, then `/table start`."
         )
         if thread:
             msg = await interaction.original_response()
-            th = await msg.create_thread(name=f"Table #{t.id} ({t.row.ruleset})")
+            th = await msg.create_thread(name=f"Table #{t.id} ({_rules_text(t)})"[:100])
             await self.service.set_thread(t.id, th.id)
             await th.send(f"Table #{t.id} plays here.")
 
@@ -146,6 +160,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     async def _length_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The lengths of the ruleset chosen so far (riichi's when none is), its default first."""
         name = str(getattr(interaction.namespace, "ruleset", None) or "riichi")
+        house = getattr(interaction.namespace, "house", None)
+        if house:
+            try:
+                name = (await self.bot.house.get(interaction.guild_id, str(house))).base
+            except HouseError:
+                return []
         if name not in playable():
             return []
         return [
@@ -153,6 +173,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             for c in lengths(name)
             if current.lower() in c.label.lower() or current.lower() in c.value
         ]
+
+    @open.autocomplete("house")
+    async def _house_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        profiles, _ = await self.bot.house.profiles(interaction.guild_id)
+        return [
+            app_commands.Choice(name=f"{p.name} ({p.base})"[:100], value=p.name) for p in profiles if current.casefold() in p.name.casefold()
+        ][:25]
 
     @app_commands.command(name="join", description="Sit down at a table")
     async def join(self, interaction: discord.Interaction, table: int | None = None) -> None:

@@ -43,6 +43,8 @@ SEASON_WORDS = {
     "active": "its running flag",
     "started_at": "its start time",
     "ended_at": "its end time",
+    "house": "its house rules name",
+    "options": "its house rules",
 }
 # what results need: a season with one of these damaged takes no new, corrected or voided result
 SETTLING = ("ruleset", "players", "start_points", "return_points", "uma", "rating", "ties", "leftover")
@@ -99,6 +101,17 @@ def season_from_row(r: Any) -> tuple[SeasonRow, dict[str, str]]:
         "started_at": (_num(r["started_at"]), "not a time"),
         "ended_at": (r["ended_at"] is None or _num(r["ended_at"]), "not a time"),
     }
+    keys = set(r.keys())
+    options: dict[str, Any] = {}
+    if "options" in keys:  # schema version 7: the house rules it started with
+        checks["house"] = (r["house"] is None or _text(r["house"]), "not text")
+        try:
+            raw_options = json.loads(r["options"]) if isinstance(r["options"], str) else None
+            if not isinstance(raw_options, dict):
+                raise ValueError
+            options = raw_options
+        except ValueError:
+            bad["options"] = "not a JSON object"
     for col, (ok, why) in checks.items():
         if not ok:
             bad[col] = why
@@ -117,6 +130,8 @@ def season_from_row(r: Any) -> tuple[SeasonRow, dict[str, str]]:
         active=bool(r["active"]) if "active" not in bad else False,
         started_at=float(r["started_at"]) if "started_at" not in bad else 0.0,
         ended_at=float(r["ended_at"]) if r["ended_at"] is not None and "ended_at" not in bad else None,
+        house=r["house"] if "options" in keys and "house" not in bad else None,
+        options=options,
     )
     return season, bad
 

@@ -35,6 +35,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import UserError
+from bot.house import plays_alike, rule_differences, rules_of
 from bot.standings.chart import rating_chart
 from bot.standings.damage import (
     SETTLING,
@@ -56,7 +57,7 @@ from bot.standings.scoring import settle
 from bot.standings.stats import SeatStats, game_stats
 from bot.storage import repository as sql
 from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
-from engine.rules.base import UnknownRuleset, find_ruleset, ruleset_names
+from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 
 log = logging.getLogger(__name__)
 
@@ -284,6 +285,8 @@ class StandingsService:
         name: str,
         *,
         ruleset: str = "riichi",
+        rules: Ruleset | None = None,
+        house: str | None = None,
         start_points: int | None = None,
         return_points: int | None = None,
         uma: str | Sequence[float] | None = None,
@@ -297,7 +300,7 @@ class StandingsService:
         if not name or len(name) > 60:
             raise StandingsError("a season needs a name of 1 to 60 characters")
         try:
-            rs = find_ruleset(ruleset)
+            rs = rules if rules is not None else find_ruleset(ruleset)
         except (UnknownRuleset, KeyError, ValueError):
             raise StandingsError(f"unknown ruleset '{ruleset}': choose one of {', '.join(ruleset_names())}") from None
         if rating not in RATING_SYSTEMS:
@@ -326,6 +329,7 @@ class StandingsService:
         sid = await self.repo.create_season(
             actor_id, guild_id=guild_id, name=name, ruleset=rs.name, players=n, start_points=start, return_points=ret,
             uma=list(uma_t), rating=rating, min_games=min_games, ties=ties, leftover=leftover, active=1, started_at=self.clock(),
+            **({"house": house, "options": rs.options_dict()} if rules is not None else {}),
         )
         return await self._reload_id(sid)
 
@@ -469,7 +473,15 @@ class StandingsService:
         whos = [Who.member(p["user_id"], p["name"]) if p["user_id"] is not None else Who.ai(p["name"]) for p in players]
         points = [int(p["points"]) for p in players]
         running = [s for s, bad in reversed(seasons_in(conn, g.get("guild_id"))) if s.active and not bad]
-        season = next((s for s in running if s.ruleset == g["ruleset"] and s.players == len(players)), None)
+        # a season takes a bot game that played its rules: its ruleset, and the options of the house
+        # rules it started with (none: the ruleset's own), whatever the game's length
+        season = next(
+            (
+                s for s in running
+                if s.ruleset == g["ruleset"] and s.players == len(players) and plays_alike(s.ruleset, s.options, g.get("options") or {})
+            ),
+            None,
+        )
         if season is None:
             lines = [
                 PlayerLine(seat=p["seat"], player=w.player, user_id=w.user_id, name=w.name, kind=w.kind, points=int(p["points"]),
@@ -851,6 +863,12 @@ class StandingsService:
                 "file": filename, "format": got.format, "log_names": list(got.names), "complete": got.complete,
                 "sha1": digest, "index": i, "log_ruleset": got.ruleset,
             }
+            if s.house is not None and got.rules is not None:
+                # whether the log played the season's house rules, and if not how it differs
+                try:
+                    data["house_differences"] = rule_differences(rules_of(s.ruleset, s.options), got.rules)
+                except ValueError as e:
+                    data["house_differences"] = [f"the season's house rules cannot be read ({e})"]
             out.append(GameRow(id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="import", ruleset=got.ruleset,
                                finished_at=self.clock(), status="ok", sticks=got.sticks, data=data, players=lines))
 
@@ -1081,6 +1099,7 @@ class _Imported:
     complete: bool
     format: str
     ruleset: str
+    rules: Any = None  # the Ruleset the log played (compared with a season's house rules)
 
 
 def _replay_for_import(rec: Any) -> _Imported | str:
@@ -1113,4 +1132,4 @@ def _replay_for_import(rec: Any) -> _Imported | str:
         points = [game.scores[seat_of[s]] for s in range(n)]
         sticks, complete = game.sticks, False
     start_total = sum(first.scores) + 1000 * first.sticks
-    return _Imported(names, points, sticks, start_total, complete, rec.format, game.ruleset.name)
+    return _Imported(names, points, sticks, start_total, complete, rec.format, game.ruleset.name, game.ruleset)

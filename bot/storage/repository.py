@@ -127,6 +127,8 @@ TABLE_RULES: dict[str, Rule] = {
     "message_id": _ID_OR_NULL, "created_at": _number(), "finished_at": _number(null=True),
     # schema version 4 and 5 (checked where the file has them)
     "results_posted": _integer(0), "final_posted": _FLAG, "pings": _FLAG, "call_seconds": _integer(1), "commitment": _text(null=True),
+    # schema version 7: the house-rule profile the table was opened with (display only)
+    "house": _text(null=True),
 }
 SEAT_RULES: dict[str, Rule] = {
     "table_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "ai": _text(null=True, nonempty=True), "name": _text(),
@@ -142,6 +144,11 @@ GAME_RULES: dict[str, Rule] = {
     "ruleset": _text(nonempty=True), "finished_at": _number(), "data": (_json_object, "a JSON object"),
     "season_id": _ID_OR_NULL, "status": _one_of("ok", "void"), "sticks": _integer(0), "entered_by": _ID_OR_NULL,
 }
+HOUSE_RULES: dict[str, Rule] = {
+    "id": _ID, "guild_id": _ID, "name": _text(nonempty=True), "base": _text(nonempty=True), "options": (_json_object, "a JSON object"),
+    "created_by": _ID_OR_NULL, "created_at": _number(), "updated_at": _number(),
+}
+CLUB_RULES: dict[str, Rule] = {"guild_id": _ID, "default_house": _ID_OR_NULL}
 PLAYER_RULES: dict[str, Rule] = {
     "game_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "name": _text(), "points": _integer(-10_000_000, 10_000_000),
     "place": _integer(1, 4), "result": _number(), "player": _text(), "kind": _one_of("user", "guest", "ai"),
@@ -151,12 +158,13 @@ PLAYER_RULES: dict[str, Rule] = {
 
 SEASON_COLUMNS = frozenset({
     "guild_id", "name", "ruleset", "players", "start_points", "return_points", "uma", "rating", "min_games", "ties", "leftover",
-    "active", "started_at", "ended_at",
+    "active", "started_at", "ended_at", "house", "options",
 })
 #: the columns a write may name, per table (the key columns are never set by name)
 TABLE_COLUMNS = frozenset(TABLE_RULES) - {"id"}
 SEAT_COLUMNS = frozenset(SEAT_RULES) - {"table_id", "seat"}
 GAME_COLUMNS = frozenset(GAME_RULES) - {"id"}
+HOUSE_COLUMNS = frozenset(HOUSE_RULES) - {"id", "guild_id"}
 
 
 def _checked(table: str, allowed: frozenset[str], fields: Mapping[str, Any]) -> list[str]:
@@ -227,6 +235,7 @@ class TableRow:
     pings: bool = False  # each decision reaches its player as a new message
     call_seconds: int = 3600  # an async table's call offer waits this long
     commitment: str | None = None  # fairness: written at /table start (migration 0005)
+    house: str | None = None  # the house-rule profile it was opened with, for display (migration 0007)
 
 
 @dataclass(slots=True)
@@ -255,6 +264,8 @@ class SeasonRow:
     active: bool
     started_at: float
     ended_at: float | None
+    house: str | None = None  # the house-rule profile it started with (migration 0007)
+    options: dict[str, Any] = field(default_factory=dict)  # that profile's rules at the start (Ruleset.options_dict())
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -338,6 +349,24 @@ class HistoryRow:
     place: int
     result: float
     rating: float | None
+
+
+@dataclass(slots=True)
+class HouseRow:
+    """A club's house-rule profile as stored: its base ruleset's name and the options it changes
+    (``Ruleset.options_dict()``); the house service turns it into a ruleset."""
+
+    id: int
+    guild_id: int
+    name: str
+    base: str
+    options: dict[str, Any]
+    created_by: int | None
+    created_at: float
+    updated_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "base": self.base, "options": self.options}
 
 
 @dataclass(slots=True)
@@ -521,6 +550,7 @@ class Repository:
             pings=bool(r["pings"]),
             call_seconds=int(r["call_seconds"]),
             commitment=r["commitment"],
+            house=r["house"],
         )
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -814,6 +844,17 @@ class Repository:
 
         players = await rows("SELECT * FROM game_players ORDER BY game_id, seat")
         each(players, "game_players", lambda r: f"(game {_shown(r['game_id'])}, seat {_shown(r['seat'])})", player_test)
+        houses = await rows("SELECT * FROM house_rules ORDER BY id")
+        house_ids = {r["id"] for r in houses}
+        each(houses, "house_rules", lambda r: str(r["id"]), lambda r: bad_columns(r, HOUSE_RULES))
+
+        def club_test(r: aiosqlite.Row) -> str | None:
+            why = bad_columns(r, CLUB_RULES)
+            if why is None and r["default_house"] is not None and r["default_house"] not in house_ids:
+                why = f"its default profile #{r['default_house']} does not exist"
+            return why
+
+        each(await rows("SELECT * FROM club_settings ORDER BY guild_id"), "club_settings", lambda r: _shown(r["guild_id"]), club_test)
         try:
             problems += await self.check_standings()
         except Exception as e:  # the standings' own checks: listed, never fatal
@@ -842,11 +883,19 @@ class Repository:
                 raise ValueError("uma is not one number per player")
         except ValueError as e:
             raise CorruptRow("seasons", r["id"], f"bad uma JSON ({e})") from None
+        try:
+            options = json.loads(r["options"])
+            if not isinstance(options, dict):
+                raise ValueError("options is not an object")
+        except (ValueError, TypeError) as e:
+            raise CorruptRow("seasons", r["id"], f"bad options JSON ({e})") from None
+        if r["house"] is not None and not isinstance(r["house"], str):
+            raise CorruptRow("seasons", r["id"], f"its house is {_shown(r['house'])}, not text or empty")
         return SeasonRow(
             id=r["id"], guild_id=r["guild_id"], name=r["name"], ruleset=r["ruleset"], players=r["players"],
             start_points=r["start_points"], return_points=r["return_points"], uma=tuple(float(x) for x in uma),
             rating=r["rating"], min_games=r["min_games"], ties=r["ties"], leftover=r["leftover"], active=bool(r["active"]),
-            started_at=r["started_at"], ended_at=r["ended_at"],
+            started_at=r["started_at"], ended_at=r["ended_at"], house=r["house"], options=options,
         )
 
     def _seasons_of(self, rows: Iterable[aiosqlite.Row]) -> list[SeasonRow]:
@@ -862,10 +911,12 @@ class Repository:
         """A new season row (each keyword one of :data:`SEASON_COLUMNS`) and its audit entry, in one write."""
         fields = dict(fields)
         fields["uma"] = json.dumps(list(fields["uma"]))
+        if "options" in fields:
+            fields["options"] = json.dumps(fields["options"] or {}, sort_keys=True)
         fields.setdefault("started_at", time.time())
         cols = _checked("seasons", SEASON_COLUMNS, fields)
         sql = f"INSERT INTO seasons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
-        after = {k: (json.loads(v) if k == "uma" else v) for k, v in fields.items()}
+        after = {k: (json.loads(v) if k in ("uma", "options") else v) for k, v in fields.items()}
 
         def create(conn: sqlite3.Connection) -> int:
             sid = int(conn.execute(sql, tuple(fields.values())).lastrowid or 0)
@@ -1058,6 +1109,32 @@ class Repository:
                     continue
                 out.append(AuditRow(r["id"], r["guild_id"], r["season_id"], r["game_id"], r["actor_id"], r["action"], r["at"], before, after))
         return out
+
+    # ---------------------------------------------------------------- house rules (schema version 7)
+
+    @staticmethod
+    def house_row(r: Any) -> HouseRow:
+        """A ``house_rules`` row, every column checked (:class:`CorruptRow` names what is wrong;
+        whether the engine can play it is the house service's check)."""
+        why = bad_columns(r, HOUSE_RULES)
+        if why:
+            raise CorruptRow("house_rules", r["id"], why, columns=True)
+        options = json.loads(r["options"] or "{}")
+        return HouseRow(
+            id=r["id"], guild_id=r["guild_id"], name=r["name"], base=r["base"], options=options, created_by=r["created_by"],
+            created_at=r["created_at"], updated_at=r["updated_at"],
+        )
+
+    async def house_rows(self, guild_id: int | None) -> list[Any]:
+        """The club's ``house_rules`` rows as stored (unchecked: the house service checks each), by id."""
+        async with self.db.execute("SELECT * FROM house_rules WHERE guild_id = ? ORDER BY id", (guild_id,)) as cur:
+            return list(await cur.fetchall())
+
+    async def default_house_id(self, guild_id: int | None) -> Any:
+        """The id of the club's default profile as stored (None when it has none)."""
+        async with self.db.execute("SELECT default_house FROM club_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            r = await cur.fetchone()
+        return r[0] if r is not None else None
 
     # ---------------------------------------------------------------- play statistics cache
 
@@ -1269,6 +1346,41 @@ def audit(
             None if after is None else json.dumps(after, ensure_ascii=False),
         ),
     )
+
+
+def insert_house(conn: sqlite3.Connection, guild_id: int, name: str, base: str, options: Mapping[str, Any], created_by: int | None) -> int:
+    """A new profile row; its id (the unique index refuses a second profile of the same name)."""
+    now = time.time()
+    cur = conn.execute(
+        "INSERT INTO house_rules (guild_id, name, base, options, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, name, base, json.dumps(dict(options), sort_keys=True, ensure_ascii=False), created_by, now, now),
+    )
+    return int(cur.lastrowid or 0)
+
+
+def set_house(conn: sqlite3.Connection, house_id: int, **fields: Any) -> None:
+    """Set columns of a profile's row (each keyword one of :data:`HOUSE_COLUMNS`); ``updated_at`` is now."""
+    fields = {**fields, "updated_at": time.time()}
+    sets = _assignments("house_rules", HOUSE_COLUMNS, fields)
+    if "options" in fields:
+        fields["options"] = json.dumps(fields["options"], sort_keys=True, ensure_ascii=False)
+    conn.execute(f"UPDATE house_rules SET {sets} WHERE id = ?", (*fields.values(), house_id))
+
+
+def delete_house(conn: sqlite3.Connection, house_id: int) -> None:
+    """Delete a profile; a club whose default it was has no default any more."""
+    conn.execute("UPDATE club_settings SET default_house = NULL WHERE default_house = ?", (house_id,))
+    conn.execute("DELETE FROM house_rules WHERE id = ?", (house_id,))
+
+
+def set_default_house(conn: sqlite3.Connection, guild_id: int, house_id: int | None) -> Any:
+    """Make a profile the club's default (None: no default); the previous default's id as stored."""
+    r = conn.execute("SELECT default_house FROM club_settings WHERE guild_id = ?", (guild_id,)).fetchone()
+    conn.execute(
+        "INSERT INTO club_settings (guild_id, default_house) VALUES (?, ?) ON CONFLICT(guild_id) DO UPDATE SET default_house = excluded.default_house",
+        (guild_id, house_id),
+    )
+    return r[0] if r is not None else None
 
 
 def _statements(sql: str) -> list[str]:

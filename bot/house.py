@@ -1,0 +1,296 @@
+"""HouseRules: a club's own rule profiles (a name, a base ruleset and the options it changes).
+
+A profile is stored as its base's name and ``Ruleset.options_dict()`` (bot/storage, table
+``house_rules``); :meth:`HouseRules.resolve` turns a profile name (or a ruleset name, or nothing:
+the club's default profile, else riichi) into the :class:`~engine.rules.base.Ruleset` a table, a
+look-up or a season plays. Every option is set through the engine's catalog
+(:func:`engine.rules.catalog.set_option`), which refuses, in one sentence, an unknown option, a
+bad value or a combination the game cannot play, before anything is stored. Every change is one
+write with its audit-log entry (before/after).
+
+A stored profile the engine can no longer play (bad JSON, an unknown base, options it refuses) is
+named in one sentence (:class:`HouseError`) and never used; :meth:`HouseRules.check` lists such
+rows for ``python -m bot db check``.
+
+No Discord types here; the cog (cogs/house.py) checks who is an organiser.
+Limits: a profile cannot be renamed; two names that differ only in case are one name.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserError
+from bot.storage import repository as sql
+from bot.storage.repository import CorruptRow, HouseRow, Repository
+from engine.rules.base import Ruleset, find_ruleset, ruleset_names
+from engine.rules.catalog import (
+    OptionError,
+    OptionSpec,
+    differences,
+    find_spec,
+    option_problems,
+    set_option,
+    show_value,
+)
+
+log = logging.getLogger(__name__)
+
+NAME_LIMIT = 40
+PROFILES_LIMIT = 50  # per club: /house list and the autocompletes stay readable
+DEFAULT_RULESET = "riichi"
+
+
+class HouseError(UserError):
+    """A house-rules request refused; the message is one plain sentence."""
+
+    full_stop = True
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A stored profile and the ruleset it plays."""
+
+    row: HouseRow
+    rules: Ruleset
+
+    @property
+    def name(self) -> str:
+        return self.row.name
+
+    @property
+    def base(self) -> str:
+        return self.row.base
+
+
+def clean_name(text: str) -> str:
+    """A profile's name as typed, spaces collapsed; :class:`HouseError` if it cannot be one."""
+    name = " ".join((text or "").split())
+    if not name or len(name) > NAME_LIMIT:
+        raise HouseError(f"a house rules profile needs a name of 1 to {NAME_LIMIT} characters")
+    if not re.fullmatch(r"[\w .'+-]+", name):
+        raise HouseError("a house rules profile's name may hold letters, digits, spaces and . ' + - _ only")
+    return name
+
+
+def rules_of(base: Any, options: Any) -> Ruleset:
+    """The ruleset a stored profile plays: its base with its options, checked as ``set_option``
+    checks one change. ValueError, one sentence, when the engine cannot play it."""
+    if not isinstance(base, str) or base.lower() not in ruleset_names():
+        raise ValueError(f"its base ruleset {str(base)[:40]!r} is not one this bot knows")
+    if not isinstance(options, dict):
+        raise ValueError("its options are not a JSON object")
+    rs = find_ruleset(base)
+    try:
+        new = rs.with_options(**options) if options else rs
+    except (TypeError, ValueError, AttributeError) as e:
+        raise ValueError(f"its options are not ones {rs.name} has ({str(e).splitlines()[0][:120] if str(e) else type(e).__name__})") from None
+    known = set(option_problems(rs))
+    problems = [p for p in option_problems(new) if p not in known]
+    if problems:
+        raise ValueError(f"its options cannot be played ({problems[0]})")
+    return new
+
+
+def plays_alike(name: str, a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether ``name`` with options ``a`` and with options ``b`` play the same rules, leaving the
+    game's length out (a season takes hanchan and tonpuu games alike). False when either cannot
+    be read."""
+    try:
+        ra, rb = rules_of(name, a), rules_of(name, b)
+        length = find_ruleset(name).lengths()[0].options
+        if length:
+            ra, rb = ra.with_options(**length), rb.with_options(**length)
+        return ra.options_dict() == rb.options_dict()
+    except (ValueError, TypeError, IndexError):
+        return False
+
+
+def rule_differences(a: Ruleset, b: Ruleset) -> list[str]:
+    """How ``b`` plays differently from ``a`` (``catalog.differences``), one line each, the game's
+    length left out as :func:`plays_alike` leaves it out."""
+    if a.name == b.name:
+        length = find_ruleset(a.name).lengths()[0].options
+        if length:
+            a, b = a.with_options(**length), b.with_options(**length)
+    return differences(a, b)
+
+
+def option_line(spec: OptionSpec, limit: int = 100) -> str:
+    """One line for an option menu: key, current value, allowed values, description (clipped)."""
+    head = f"{spec.key} = {show_value(spec.value)} · {spec.allowed()}"
+    if spec.help:
+        head += f" · {spec.help}"
+    return head if len(head) <= limit else head[: limit - 1] + "…"
+
+
+class HouseRules:
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+
+    # ---------------------------------------------------------------- reading
+
+    def _profile(self, r: Any) -> Profile:
+        """A stored row as a profile; HouseError naming it when it is damaged."""
+        label = r["name"] if isinstance(r["name"], str) and r["name"].strip() else f"#{r['id']}"
+        try:
+            row = Repository.house_row(r)
+            return Profile(row, rules_of(row.base, row.options))
+        except (CorruptRow, ValueError) as e:
+            why = e.why if isinstance(e, CorruptRow) else str(e)
+            raise HouseError(
+                f"the house rules '{label}' are damaged in the database ({why}), so they cannot be used; an organiser can "
+                f"delete them with /house delete, and the bot's host can repair row {r['id']} of the house_rules table"
+            ) from None
+
+    async def profiles(self, guild_id: int | None) -> tuple[list[Profile], list[str]]:
+        """The club's profiles that can be played, and one sentence per damaged one."""
+        good: list[Profile] = []
+        bad: list[str] = []
+        for r in await self.repo.house_rows(guild_id):
+            try:
+                good.append(self._profile(r))
+            except HouseError as e:
+                bad.append(e.sentence())
+        return good, bad
+
+    async def _row(self, guild_id: int | None, name: str) -> Any:
+        want = " ".join((name or "").split()).casefold()
+        for r in await self.repo.house_rows(guild_id):
+            if isinstance(r["name"], str) and r["name"].casefold() == want:
+                return r
+        raise HouseError(f"this club has no house rules called '{_clip(name)}': /house list shows them, /house new makes one")
+
+    async def get(self, guild_id: int | None, name: str) -> Profile:
+        """The profile named (case does not matter); HouseError if there is none or it is damaged."""
+        return self._profile(await self._row(guild_id, name))
+
+    async def default(self, guild_id: int | None) -> Profile | None:
+        """The club's default profile, or None; HouseError when it is damaged."""
+        hid = await self.repo.default_house_id(guild_id)
+        if hid is None:
+            return None
+        for r in await self.repo.house_rows(guild_id):
+            if r["id"] == hid:
+                return self._profile(r)
+        return None
+
+    async def resolve(self, guild_id: int | None, house: str | None = None, ruleset: str | None = None) -> tuple[Ruleset, str | None]:
+        """The rules to play and the profile's name (None for a plain ruleset): the profile named,
+        else the ruleset named, else the club's default profile, else riichi."""
+        if house and house.strip():
+            if ruleset and ruleset.strip():
+                raise HouseError("name either a ruleset or house rules, not both: house rules already name their base ruleset")
+            p = await self.get(guild_id, house)
+            return p.rules, p.name
+        if ruleset and ruleset.strip():
+            return find_ruleset(ruleset.strip()), None
+        club = await self.default(guild_id)
+        if club is not None:
+            return club.rules, club.name
+        return find_ruleset(DEFAULT_RULESET), None
+
+    # ---------------------------------------------------------------- changing
+
+    async def create(self, guild_id: int | None, actor_id: int | None, name: str, base: str) -> Profile:
+        if guild_id is None:
+            raise HouseError("house rules belong to a server: use /house in a server's channel")
+        name = clean_name(name)
+        key = (base or "").strip().lower()
+        if key not in ruleset_names():
+            raise HouseError(f"unknown base ruleset '{_clip(base)}': choose one of {', '.join(ruleset_names())}")
+        rows = await self.repo.house_rows(guild_id)
+        if any(isinstance(r["name"], str) and r["name"].casefold() == name.casefold() for r in rows):
+            raise HouseError(f"this club already has house rules called '{name}'")
+        if len(rows) >= PROFILES_LIMIT:
+            raise HouseError(f"a club can keep at most {PROFILES_LIMIT} house rules profiles: delete one first")
+        rs = find_ruleset(key)
+
+        def write(conn: sqlite3.Connection) -> int:
+            hid = sql.insert_house(conn, guild_id, name, rs.name, {}, actor_id)
+            sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="house new", after={"name": name, "base": rs.name, "options": {}})
+            return hid
+
+        try:
+            await self.repo.write(write)
+        except sqlite3.IntegrityError:  # the same name written a moment earlier
+            raise HouseError(f"this club already has house rules called '{name}'") from None
+        return await self.get(guild_id, name)
+
+    async def set(self, guild_id: int | None, actor_id: int | None, name: str, key: str, value: str) -> tuple[Profile, OptionSpec]:
+        """Set one option of a profile; the option as it is now. OptionError (one sentence) and
+        nothing stored when the engine refuses it."""
+        p = await self.get(guild_id, name)
+        try:
+            new = set_option(p.rules, key, value)
+        except OptionError as e:
+            raise HouseError(str(e)) from None
+        spec = find_spec(new, key)
+        options = new.options_dict()
+        before = p.row.to_json()
+        after = {"name": p.name, "base": p.base, "options": options}
+
+        def write(conn: sqlite3.Connection) -> None:
+            sql.set_house(conn, p.row.id, options=options)
+            sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="house set", before=before, after=after)
+
+        await self.repo.write(write)
+        return await self.get(guild_id, p.name), spec
+
+    async def set_default(self, guild_id: int | None, actor_id: int | None, name: str) -> Profile:
+        if guild_id is None:
+            raise HouseError("house rules belong to a server: use /house in a server's channel")
+        p = await self.get(guild_id, name)
+        try:
+            old = await self.default(guild_id)
+        except HouseError:  # a damaged default: replacing it is the repair
+            old = None
+
+        def write(conn: sqlite3.Connection) -> None:
+            sql.set_default_house(conn, guild_id, p.row.id)
+            sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="house default",
+                      before={"default": old.name if old else None}, after={"default": p.name})
+
+        await self.repo.write(write)
+        return p
+
+    async def delete(self, guild_id: int | None, actor_id: int | None, name: str) -> str:
+        """Delete a profile (a damaged one too); its name. Tables and seasons already started with
+        it keep their rules (they store them)."""
+        r = await self._row(guild_id, name)
+        label = str(r["name"])
+        before = {"name": label, "base": r["base"], "options": r["options"]}
+
+        def write(conn: sqlite3.Connection) -> None:
+            sql.delete_house(conn, int(r["id"]))
+            sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="house delete", before=before)
+
+        await self.repo.write(write)
+        return label
+
+    # ---------------------------------------------------------------- maintenance
+
+    async def check(self) -> list[str]:
+        """Every stored profile the engine cannot play, one line each (``db check``; the columns
+        themselves are the repository's check)."""
+        out = []
+        async with self.repo.db.execute("SELECT * FROM house_rules ORDER BY id") as cur:
+            rows = await cur.fetchall()
+        for r in rows:
+            if sql.bad_columns(r, sql.HOUSE_RULES):
+                continue  # listed by Repository.check
+            try:
+                rules_of(r["base"], json.loads(r["options"] or "{}"))
+            except ValueError as e:
+                out.append(f"house_rules row {r['id']}: {e}")
+        return out
+
+
+def _clip(text: str, n: int = 40) -> str:
+    text = "".join(ch if ch.isprintable() else "?" for ch in str(text)).replace("`", "'")
+    return text if len(text) <= n else text[: n - 1] + "…"
