@@ -258,7 +258,7 @@ def _why_no_tsumo(g: Game, seat: int) -> str:
             return "you passed a winning tile after riichi: furiten blocks tsumo too (PK-6)"
         return "a tile you wait on is in your own discards: furiten blocks tsumo too (PK-6)"
     try:
-        res = g._win_value(seat, g.drawn, tsumo=True)
+        res = g.win_value(seat, g.drawn, tsumo=True)
     except ValueError:
         return "it has no yaku"
     if res.reason == "no_common_yaku":
@@ -276,14 +276,14 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
     st = g.seats[seat]
     out: list[str] = []
     pk = getattr(g.ruleset, "pk", None) is not None
-    if st.waits and g._furiten(seat):
+    if st.waits and g.ruleset.furiten(g, seat):
         if pk:
             out.append("⚠ You are furiten: you cannot win by ron or by tsumo (PK-6, PK-7).")
         elif _is_taiwan(g):
             out.append("⚠ You passed a win: no ron until your next turn (TW-10).")
         else:
             out.append("⚠ You are furiten: you cannot win by ron.")
-    if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g._calc.is_agari(st.counts):
+    if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g.calc.is_agari(st.counts):
         if not any(a.type is A.TSUMO for a in legal):
             out.append(f"⚠ Your hand is complete but you cannot win with it: {_why_no_tsumo(g, seat)}.")
     deals: Callable[[Game, int, int], list[int]] | None = getattr(g.ruleset, "deals_into_open_riichi", None)

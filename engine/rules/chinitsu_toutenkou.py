@@ -972,7 +972,7 @@ class ToutenkouTable:
         if seat not in self.open_riichi_seats(g):
             return ()
         tiles = [t for t in g.seats[seat].tiles if not (seat == g.current and t == g.drawn)]
-        concealed = [g._codes[t] for t in tiles]
+        concealed = [g.codes[t] for t in tiles]
         chosen = self._chosen_exposure(g, seat)
         if chosen and not open_riichi_exposure_ok(concealed, chosen, self.ct.suit):
             # CT-F3: an ankan took tiles of the shown part; the player re-exposes a part showing the
@@ -1007,7 +1007,7 @@ class ToutenkouTable:
         """CT-C2: a riichi seat's ippatsu draw is a White: a full wildcard, and it must win."""
         st = g.seats[seat]
         return bool(
-            st.riichi and st.ippatsu and g.current == seat and g.drawn >= 0 and kind_of(g._codes[g.drawn]) == WHITE
+            st.riichi and st.ippatsu and g.current == seat and g.drawn >= 0 and kind_of(g.codes[g.drawn]) == WHITE
         )
 
     def can_tsumo(self, g: Game, seat: int) -> bool:
@@ -1039,7 +1039,7 @@ class ToutenkouTable:
         if g.rinshan_pos >= len(g.rinshan):
             return []
         if st.riichi:
-            k = kind_of(g._codes[g.drawn]) if g.drawn >= 0 else -1
+            k = kind_of(g.codes[g.drawn]) if g.drawn >= 0 else -1
             return [Action(A.KITA, seat, k)] if k in GARI_KINDS and k not in st.waits else []
         return [Action(A.KITA, seat, k) for k in GARI_KINDS if st.counts[k]]
 
@@ -1047,8 +1047,8 @@ class ToutenkouTable:
         """CT-D1/CT-D3/J16: the replacement comes from the nuki block; not rinshan, and not a call
         unless ``ct.extraction_breaks_ippatsu``."""
         if self.ct.extraction_breaks_ippatsu:
-            g._any_call_cancels(seat)
-        g._draw(seat, rinshan=True)
+            g.ruleset.call_cancels(g, seat)
+        g.draw(seat, rinshan=True)
         g.rinshan_draw = False
 
     def after_kan(self, g: Game, seat: int) -> None:
@@ -1056,9 +1056,9 @@ class ToutenkouTable:
         next live tile; with no tile left the hand ends at once in an exhaustive draw."""
         g.live_end -= 2
         if g.live_left <= 0:
-            g._exhaustive()
+            g.exhaustive_draw()
             return
-        g._draw(seat)
+        g.draw(seat)
         g.rinshan_draw = True
 
     def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
@@ -1076,7 +1076,7 @@ class ToutenkouTable:
             if a.type is A.RIICHI and not self._furiten_after(g, seat, a.tile):
                 out.append(Action(A.OPEN_RIICHI, seat, a.tile))  # CT-F2, never furiten (CT-A11)
                 if self.ct.open_riichi_expose == "minimal":  # CT-F2: or show a valid part only
-                    rest = [g._codes[t] for t in st.tiles]
+                    rest = [g.codes[t] for t in st.tiles]
                     rest.remove(a.tile)
                     out.extend(Action(A.OPEN_RIICHI, seat, a.tile, shown) for shown in open_riichi_exposures(rest, self.ct.suit))
         return out
@@ -1096,7 +1096,7 @@ class ToutenkouTable:
         if g.after_call or not any(a.type is A.DISCARD for a in actions) or not self.kan_allowed(g, seat):
             return actions
         if st.riichi:
-            k = kind_of(g._codes[g.drawn]) if g.drawn >= 0 else -1
+            k = kind_of(g.codes[g.drawn]) if g.drawn >= 0 else -1
             kinds = [k] if k >= 0 and st.counts[k] > 4 and self.riichi_ankan_ok(g, seat, k) else []
         else:
             kinds = [k for k in range(9, 27) if st.counts[k] > 4]
@@ -1109,13 +1109,13 @@ class ToutenkouTable:
         holding more of the kind (CT-B1: eight copies). A kakan written with a White as the pon's
         honour (``1k1z5z>1z``, CT-C5) adds a White."""
         if action.type is A.KAKAN and action.shift:
-            return [next(t for t in g.seats[seat].tiles if kind_of(g._codes[t]) == WHITE)]
+            return [next(t for t in g.seats[seat].tiles if kind_of(g.codes[t]) == WHITE)]
         tiles = Ruleset.kan_tiles(g.ruleset, g, seat, action, kind)
         return tiles[: 4 if action.type is A.ANKAN else 3 if action.type is A.DAIMINKAN else 1]
 
     def _meld_kind(self, g: Game, m: TableMeld) -> int:
         """The kind a meld stands for: its natural tiles' kind, White when it is all Whites (CT-C1)."""
-        natural = [kind_of(g._codes[t]) for t in m.tiles if kind_of(g._codes[t]) != WHITE]
+        natural = [kind_of(g.codes[t]) for t in m.tiles if kind_of(g.codes[t]) != WHITE]
         return natural[0] if natural else WHITE
 
     def kakan_options(self, g: Game, seat: int) -> list[Action]:
@@ -1148,12 +1148,12 @@ class ToutenkouTable:
         pons = [i for i, m in enumerate(melds) if m.type is MeldType.PON]
         if any(self._meld_kind(g, melds[i]) == WHITE for i in pons):
             return -1
-        return next((i for i in pons if kind_of(g._codes[melds[i].tiles[0]]) == WHITE), -1)
+        return next((i for i in pons if kind_of(g.codes[melds[i].tiles[0]]) == WHITE), -1)
 
     def _pon_kind(self, g: Game, seat: int, tile_kind: int) -> int:
         for m in g.seats[seat].melds:
-            if m.type is MeldType.PON and kind_of(g._codes[m.tiles[0]]) == tile_kind:
-                natural = [kind_of(g._codes[t]) for t in m.tiles if kind_of(g._codes[t]) != WHITE]
+            if m.type is MeldType.PON and kind_of(g.codes[m.tiles[0]]) == tile_kind:
+                natural = [kind_of(g.codes[t]) for t in m.tiles if kind_of(g.codes[t]) != WHITE]
                 return natural[0] if natural else WHITE
         return tile_kind
 
@@ -1161,7 +1161,7 @@ class ToutenkouTable:
         st = g.seats[seat]
         c = list(st.counts)
         c[kind_of(code)] -= 1
-        waits = g._calc.waits(c)
+        waits = g.calc.waits(c)
         seen = st.discarded_kinds | {kind_of(code)}
         return any(k in seen for k in waits)
 
@@ -1174,7 +1174,7 @@ class ToutenkouTable:
         out: list[Action] = []
         if g.live_left <= 0 or st.riichi:
             return out
-        k = kind_of(g._codes[tile])
+        k = kind_of(g.codes[tile])
         if k in MANZU or (k == NORTH and not self.ct.north_pon):
             return out
         c = st.counts
@@ -1192,7 +1192,7 @@ class ToutenkouTable:
             rest = list(c)
             for x in pair:
                 rest[x] -= 1
-            forbid = kuikae_forbidden(g._codes[tile], pair)
+            forbid = kuikae_forbidden(g.codes[tile], pair)
             if any(rest[x] for x in range(34) if x not in forbid):
                 out.append(Action(A.PON, seat, -1, canon(pair)))
         if c[k] >= 3 and k != NORTH and self.kan_allowed(g, seat):
@@ -1201,7 +1201,7 @@ class ToutenkouTable:
 
     def after_call_forbidden(self, g: Game, seat: int, call: Action, forbidden: frozenset[int]) -> frozenset[int]:
         if call.type is A.PON:
-            return forbidden | kuikae_forbidden(g._codes[g.last_discard], call.tiles)
+            return forbidden | kuikae_forbidden(g.codes[g.last_discard], call.tiles)
         return forbidden
 
     def choose_call(self, g: Game, responses: Mapping[int, Action], discarder: int) -> Action | None:
@@ -1226,10 +1226,10 @@ class ToutenkouTable:
         if chankan and not kokushi_only:
             for m in g.seats[from_seat].melds:
                 if tile in m.tiles:
-                    natural = {kind_of(g._codes[t]) for t in m.tiles} - {WHITE}
+                    natural = {kind_of(g.codes[t]) for t in m.tiles} - {WHITE}
                     if self.ct.white_chankan_scope == "all_kakan" and natural and min(natural) < 27:
                         return False  # J12 read literally: only honour kakans may be robbed
-                    if kind_of(g._codes[tile]) == WHITE and natural and not natural & set(g.seats[seat].waits):
+                    if kind_of(g.codes[tile]) == WHITE and natural and not natural & set(g.seats[seat].waits):
                         return False
         return bool(Ruleset.can_ron(g.ruleset, g, seat, tile, from_seat, chankan=chankan, kokushi_only=kokushi_only))
 
@@ -1249,10 +1249,10 @@ class ToutenkouTable:
         st = g.seats[seat]
         out = {"suit": self.ct.suit}
         if st.kita:
-            out["nuki"] = format_tiles(sorted(g._codes[t] for t in st.kita))
-        if chankan and 0 <= from_seat != seat and g.kakan_tile >= 0 and kind_of(g._codes[g.kakan_tile]) == WHITE:
+            out["nuki"] = format_tiles(sorted(g.codes[t] for t in st.kita))
+        if chankan and 0 <= from_seat != seat and g.kakan_tile >= 0 and kind_of(g.codes[g.kakan_tile]) == WHITE:
             for m in g.seats[from_seat].melds:  # CT-C5: a White robbed from a pon of H counts as H
-                natural = {kind_of(g._codes[t]) for t in m.tiles} - {WHITE}
+                natural = {kind_of(g.codes[t]) for t in m.tiles} - {WHITE}
                 if g.kakan_tile in m.tiles and len(natural) == 1:
                     out["robbed_as"] = KIND_NAMES[natural.pop()]
         if seat in self.open_riichi_seats(g):

@@ -561,12 +561,12 @@ class PkRuleset(Ruleset):
             return True
         c = list(st.counts)
         c[g.code(g.drawn) & ~RED] -= 1
-        return any(k in st.discarded_kinds for k in g._calc.waits(c))
+        return any(k in st.discarded_kinds for k in g.calc.waits(c))
 
     def can_tsumo(self, g: Game, seat: int) -> bool:
         """PK-3/PK-5/PK-6/PK-7: a tsumo needs a hand that could ron (``score`` checks PK-4 and
         PK-12 as a ron) and a seat that is not furiten in any sense."""
-        if not g._calc.is_agari(g.seats[seat].counts) or self.tsumo_blocked(g, seat):
+        if not g.calc.is_agari(g.seats[seat].counts) or self.tsumo_blocked(g, seat):
             return False
         return super().can_tsumo(g, seat)
 
@@ -585,7 +585,7 @@ class PkRuleset(Ruleset):
         c = list(st.counts)
         c[k] -= 1
         discarded = st.discarded_kinds | {k}
-        return not any(w in discarded for w in g._calc.waits(c))
+        return not any(w in discarded for w in g.calc.waits(c))
 
     def seat_hand(self, g: Game, seat: int) -> tuple[list[int], tuple[Meld, ...], WinContext]:
         """The seat's concealed counts, its melds in call order (PK-D1) and its win context."""

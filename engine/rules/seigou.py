@@ -234,7 +234,7 @@ class Seigou(Ruleset):
             g.responses = {}
             return
         hs.acquired[seat] += 1
-        g._draw(seat)
+        g.draw(seat)
 
     def resolve_turn_claim(self, g: Game, action: Action) -> None:
         hand_of(g).acquired[action.seat] += 1
@@ -256,12 +256,12 @@ class Seigou(Ruleset):
     def after_kan(self, g: Game, seat: int) -> None:
         """SG-5: no replacement draw and no discard; the kan dora shows at once (A4)."""
         if self.seigou.kan_dora_timing == "immediate":
-            g._reveal_pending_dora()
+            g.reveal_pending_dora()
         if self.seigou.suukaikan and len(g.kans) == 4 and len(set(g.kans)) > 1:
-            g._abortive("suukaikan")  # §3: no discard follows the 4th kan
+            g.abortive_draw("suukaikan")  # §3: no discard follows the 4th kan
             return
         if hand_of(g).turn >= self.last_turn:
-            g._exhaustive()  # SG-9: North's last-turn kan ends the hand
+            g.exhaustive_draw()  # SG-9: North's last-turn kan ends the hand
             return
         self.start_turn(g, (seat + 1) % g.players)
 
@@ -292,7 +292,7 @@ class Seigou(Ruleset):
             rt = hs.river_turns[x]
             if not rt or rt[0] != 1 or st.river_called[0]:
                 return False
-            kinds.add(g._codes[st.river[0]] & ~RED)
+            kinds.add(g.codes[st.river[0]] & ~RED)
         k = next(iter(kinds))
         return len(kinds) == 1 and 27 <= k <= 30
 

@@ -74,7 +74,7 @@ class ShoukouRuleset(Ruleset):
     # -- waits, furiten, wins (SK-8, SK-9, SK-11) --------------------------------------------
 
     def _meld_sets(self, g: Game, st: SeatState) -> list[int]:
-        codes = g._codes
+        codes = g.codes
         return meld_sets_of(m.effective or tuple(codes[t] & ~RED for t in m.tiles) for m in st.melds)
 
     def shoukou_waits(self, g: Game, seat: int, counts: list[int] | None = None) -> tuple[int, ...]:
@@ -85,7 +85,7 @@ class ShoukouRuleset(Ruleset):
             return ()
         # one tile moved 3 ranks is one tile swapped: a hand W is not empty for is at most
         # 1-shanten as printed (0 without transformations)
-        if g._calc.shanten(c) > (1 if self.shoukou.transform else 0):
+        if g.calc.shanten(c) > (1 if self.shoukou.transform else 0):
             return ()
         return wait_set(list(c), self._meld_sets(g, st), transform=self.shoukou.transform)
 
@@ -95,7 +95,7 @@ class ShoukouRuleset(Ruleset):
     def win_shape(self, g: Game, counts: list[int]) -> bool:
         """SK-8/SK-9: complete after at most one transformation (one tile's kind changed), so the
         physical hand is at most one tile from complete; scoring decides the rest."""
-        return g._calc.shanten(counts) <= (0 if self.shoukou.transform else -1)
+        return g.calc.shanten(counts) <= (0 if self.shoukou.transform else -1)
 
     def tenpai_at_draw(self, g: Game, seat: int) -> bool:
         """R-11.2 with W (SK-11): tenpai unless every wait is a kind the seat holds all 4 of."""
@@ -116,7 +116,7 @@ class ShoukouRuleset(Ruleset):
         if g.live_left <= 0 or st.riichi:
             return []
         sk = self.shoukou
-        d = g._codes[tile]
+        d = g.codes[tile]
         out: list[Action] = []
         # What the tile counts allow, before listing the options (most discards allow nothing):
         # a pon or kan takes two (three) own tiles of the discard's kind, or one (two) of them
@@ -132,7 +132,7 @@ class ShoukouRuleset(Ruleset):
         chi = g.players == 4 and seat == (discarder + 1) % g.players and chi_possible(c, dk, transform=sk.transform)
         if not (pon or chi):
             return out
-        hand = [g._codes[t] for t in st.tiles]
+        hand = [g.codes[t] for t in st.tiles]
         if pon:
             for own, shift, eff in pon_options(hand, d, transform=sk.transform):
                 if self._can_discard_after(hand, own, d, eff, False, bool(shift)):
@@ -178,8 +178,8 @@ class ShoukouRuleset(Ruleset):
         m = g.seats[seat].melds[-1]
         if m.type not in (MeldType.CHI, MeldType.PON):
             return forbidden
-        eff = m.effective or tuple(g._codes[t] & ~RED for t in m.tiles)
-        return kuikae_forbidden(g._codes[m.called], eff, self.shoukou.kuikae, m.type is MeldType.CHI, bool(call.shift))
+        eff = m.effective or tuple(g.codes[t] & ~RED for t in m.tiles)
+        return kuikae_forbidden(g.codes[m.called], eff, self.shoukou.kuikae, m.type is MeldType.CHI, bool(call.shift))
 
     # -- kans (SK-5, SK-6, SK-7) ---------------------------------------------------------------
 
@@ -192,7 +192,7 @@ class ShoukouRuleset(Ruleset):
         rest = [a for a in actions if a.type not in (A.ANKAN, A.KAKAN, A.RIICHI)]
         # a discard leaves a hand with a wait only if the 14 tiles are within 1 tile of complete
         # (0 without transformations): the shanten of 14 tiles is at most that of any 13 of them
-        if self.riichi_allowed(g, seat) and g._calc.shanten(g.seats[seat].counts) <= (1 if self.shoukou.transform else 0):
+        if self.riichi_allowed(g, seat) and g.calc.shanten(g.seats[seat].counts) <= (1 if self.shoukou.transform else 0):
             rest += [
                 Action(A.RIICHI, seat, a.tile)
                 for a in actions
@@ -217,7 +217,7 @@ class ShoukouRuleset(Ruleset):
         pons = [m for m in st.melds if m.type is MeldType.PON]
         if not ankan and not pons:
             return []
-        codes = g._codes
+        codes = g.codes
         hand = [codes[t] for t in st.tiles]
         out: list[Action] = []
         drawn = codes[g.drawn] if g.drawn >= 0 else -1
@@ -264,7 +264,7 @@ class ShoukouRuleset(Ruleset):
         if not action.shift:
             return super().kan_tiles(g, seat, action, kind)
         st = g.seats[seat]
-        codes = g._codes
+        codes = g.codes
         p, e = action.shift
         if action.type is A.KAKAN:
             return [next(t for t in st.tiles if codes[t] == p)]
@@ -283,7 +283,7 @@ class ShoukouRuleset(Ruleset):
         self, g: Game, seat: int, action: Action, tiles: tuple[int, ...], prev: tuple[int, ...] = ()
     ) -> tuple[int, ...]:
         """SK-D4/SK-D5: the transformed tile keeps its effective kind inside the meld."""
-        codes = g._codes
+        codes = g.codes
         if action.type is A.KAKAN:
             if not action.shift and not prev:
                 return ()

@@ -58,7 +58,7 @@ class TableHooks:
     def wait_set(self, g: Game, seat: int) -> tuple[int, ...]:
         """Kinds that complete the seat's hand by shape (R-6.3); () when not tenpai."""
         c = g.seats[seat].counts
-        calc = g._calc
+        calc = g.calc
         if sum(c) % 3 != 1:
             return ()
         if calc.standard(c) > 0 and (g.seats[seat].melds or calc.shanten(c) > 0):
@@ -75,18 +75,18 @@ class TableHooks:
     def win_shape(self, g: Game, counts: list[int]) -> bool:
         """Could these concealed tiles (a winning tile included) win by shape? The cheap filter
         that ``can_tsumo``/``can_ron`` apply before scoring the hand."""
-        return g._calc.is_agari(counts)
+        return g.calc.is_agari(counts)
 
     def can_tsumo(self, g: Game, seat: int) -> bool:
         """R-6.2: the seat's 14 tiles (after its draw) are a winning hand with a yaku."""
         if not self.win_shape(g, g.seats[seat].counts):
             return False
-        return g._win_value(seat, g.drawn, tsumo=True).agari
+        return g.win_value(seat, g.drawn, tsumo=True).agari
 
     def can_ron(self, g: Game, seat: int, tile: int, from_seat: int, *, chankan: bool = False, kokushi_only: bool = False) -> bool:
         """R-6.2/R-6.6/R-6.7: may the seat win on this tile (a discard, an added kan, a kita)?"""
         st = g.seats[seat]
-        k = g._codes[tile] & ~RED
+        k = g.codes[tile] & ~RED
         if k not in st.waits or self.furiten(g, seat):
             return False
         st.counts[k] += 1
@@ -94,7 +94,7 @@ class TableHooks:
         try:
             if not self.win_shape(g, st.counts):
                 return False
-            r = g._win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
+            r = g.win_value(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
             if kokushi_only:
                 return r.agari and any(y.name.startswith("kokushi") for y in r.yaku)
             return r.agari
@@ -105,14 +105,14 @@ class TableHooks:
     def passed_win(self, g: Game, seat: int, tile: int) -> None:
         """A seat let a tile of its waits go by (R-6.4): temporary furiten, permanent after riichi."""
         st = g.seats[seat]
-        if (g._codes[tile] & ~RED) in st.waits:
+        if (g.codes[tile] & ~RED) in st.waits:
             st.furiten_temp = True
             if st.riichi:
                 st.furiten_riichi = True
 
     def tenpai_at_draw(self, g: Game, seat: int) -> bool:
         """R-11.2: is the seat tenpai when the wall runs out?"""
-        return g._calc.is_tenpai(g.seats[seat].counts)
+        return g.calc.is_tenpai(g.seats[seat].counts)
 
     # ------------------------------------------------------------------ turn actions
 
@@ -129,14 +129,14 @@ class TableHooks:
         c34 = g.seats[seat].counts
         k = code & ~RED
         c34[k] -= 1
-        ok = g._calc.shanten(c34) == 0
+        ok = g.calc.shanten(c34) == 0
         c34[k] += 1
         return ok
 
     def riichi_ankan_ok(self, g: Game, seat: int, kind: int) -> bool:
         """R-5.3: the drawn tile is the fourth; waits unchanged; the three are a triplet in every reading."""
         st = g.seats[seat]
-        calc = g._calc
+        calc = g.calc
         before = list(st.counts)
         before[kind] -= 1  # the pre-draw hand
         waits = calc.waits(before)
@@ -197,7 +197,7 @@ class TableHooks:
         """R-4.6: the added kans a seat may make on its turn (not after riichi): a held tile of each
         pon's kind (chinitsu_toutenkou CT-C5: a White added to an honour pon as well)."""
         st = g.seats[seat]
-        codes = g._codes
+        codes = g.codes
         out: list[Action] = []
         for m in st.melds:
             if m.type is MeldType.PON:
@@ -209,7 +209,7 @@ class TableHooks:
     def kakan_meld(self, g: Game, seat: int, action: Action, kind: int) -> int:
         """The index in the seat's melds of the pon an added kan of ``kind`` completes (its
         effective kind, else its printed kind); -1 for none."""
-        codes = g._codes
+        codes = g.codes
         for i, m in enumerate(g.seats[seat].melds):
             if m.type is MeldType.PON and (m.effective[0] if m.effective else codes[m.tiles[0]] & ~RED) == kind:
                 return i
@@ -225,15 +225,15 @@ class TableHooks:
         st = g.seats[seat]
         if not g.opts.kita or g.live_left <= 0:
             return []
-        ok = (g._codes[g.drawn] & ~RED) == NORTH if st.riichi else st.counts[NORTH] > 0
+        ok = (g.codes[g.drawn] & ~RED) == NORTH if st.riichi else st.counts[NORTH] > 0
         return [Action(A.KITA, seat, NORTH)] if ok else []
 
     def after_kita(self, g: Game, seat: int) -> None:
         """After a set-aside nobody robbed: it counts as a call, a live tile moves to the dead wall,
         and the seat draws a replacement."""
-        g._any_call_cancels(seat)
-        g._kan_move()
-        g._draw(seat, rinshan=True)
+        g.ruleset.call_cancels(g, seat)
+        g.kan_move()
+        g.draw(seat, rinshan=True)
 
     def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
         """The seat's turn actions as the game lists them; a variant may add, remove or force some."""
@@ -241,7 +241,7 @@ class TableHooks:
 
     def turn_check(self, g: Game, seat: int, a: Action) -> bool | None:
         """Quick legality of a discard or riichi without listing every action (None: list them)."""
-        return g._quick_turn_check(seat, a)
+        return g.quick_turn_check(seat, a)
 
     def call_window(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
         """The seat's answers to a discard (ron, calls, pass); a variant may force or drop some."""
@@ -255,7 +255,7 @@ class TableHooks:
         """The seat's own physical tiles a kan uses: ankan all four of ``kind``, kakan one, a
         daiminkan of a ``kind`` discard the three held (shoukou: a transformed tile among them)."""
         st = g.seats[seat]
-        codes = g._codes
+        codes = g.codes
         if action.type is A.KAKAN:
             return [next(t for t in st.tiles if codes[t] & ~RED == kind)]
         return [t for t in st.tiles if codes[t] & ~RED == kind]
@@ -270,8 +270,8 @@ class TableHooks:
 
     def after_kan(self, g: Game, seat: int) -> None:
         """R-4.5–R-4.7: the kan maker draws a replacement tile, then discards."""
-        g._kan_move()
-        g._draw(seat, rinshan=True)
+        g.kan_move()
+        g.draw(seat, rinshan=True)
 
     # ------------------------------------------------------------------ turn structure
 
@@ -286,7 +286,7 @@ class TableHooks:
     def start_turn(self, g: Game, seat: int) -> None:
         """A seat's turn begins: it draws (R-4.1). seigou SG-1 may first open a one-seat claim
         window (``Phase.CLAIM``) whose pass means draw."""
-        g._draw(seat)
+        g.draw(seat)
 
     def resolve_turn_claim(self, g: Game, action: Action) -> None:
         """The seat answered its ``Phase.CLAIM`` window: pass = draw; a claim takes the last discard
@@ -294,9 +294,9 @@ class TableHooks:
         g.pending = {}
         g.responses = {}
         if action.type is A.PASS:
-            g._draw(action.seat)
+            g.draw(action.seat)
             return
-        g._claim(action, action.src, g.seats[action.src].river[-1])
+        g.claim(action, action.src, g.seats[action.src].river[-1])
 
     def kyuushu_allowed(self, g: Game, seat: int) -> bool:
         """R-12.1 timing: the seat's first draw, before any call (the option switch is the game's)."""
@@ -321,7 +321,7 @@ class TableHooks:
     def win_context(self, g: Game, seat: int, *, tsumo: bool, chankan: bool, from_seat: int) -> WinContext:
         """The situational facts of a win (riichi, ippatsu, haitei, tenhou, dora, ...)."""
         st = g.seats[seat]
-        codes = g._codes
+        codes = g.codes
         wind = g.seat_wind(seat)
         first = st.turns == 0 and g.calls_in_hand == 0 and not g.rinshan_draw
         return WinContext(
@@ -513,7 +513,7 @@ def claims_of_discard(g: Game, seat: int, tile: int, discarder: int, src: int = 
     (seigou SG-1)."""
     st = g.seats[seat]
     out: list[Action] = []
-    k = g._codes[tile] & ~RED
+    k = g.codes[tile] & ~RED
     c34 = st.counts
     if c34[k] >= 2:
         for pair in pairs_of(g, st, k):
@@ -546,7 +546,7 @@ def kuikae_kinds(k: int, used: tuple[int, int]) -> set[int]:
 
 def pairs_of(g: Game, st: SeatState, k: int) -> list[tuple[int, ...]]:
     """The ways to show two tiles of kind ``k`` for a pon (plain pair, or with a red five)."""
-    codes = g._codes
+    codes = g.codes
     held = {codes[t] for t in st.tiles if codes[t] & ~RED == k}
     plain = sum(1 for t in st.tiles if codes[t] == k)
     out: list[tuple[int, ...]] = []
@@ -559,7 +559,7 @@ def pairs_of(g: Game, st: SeatState, k: int) -> list[tuple[int, ...]]:
 
 def chi_pairs(g: Game, st: SeatState, a: int, b: int) -> list[tuple[int, ...]]:
     """The ways to show kinds ``a`` and ``b`` for a chi (each may be a red five)."""
-    have = {g._codes[t] for t in st.tiles}
+    have = {g.codes[t] for t in st.tiles}
     out: list[tuple[int, ...]] = []
     for ca in {x for x in (a, a | RED) if x in have}:
         for cb in {x for x in (b, b | RED) if x in have}:
@@ -569,7 +569,7 @@ def chi_pairs(g: Game, st: SeatState, a: int, b: int) -> list[tuple[int, ...]]:
 
 def has_discard_after(g: Game, st: SeatState, forbid: set[int], used: tuple[int, ...]) -> bool:
     """After showing ``used`` for a call, does the seat still hold a tile it may discard?"""
-    rest = [g._codes[t] & ~RED for t in st.tiles]
+    rest = [g.codes[t] & ~RED for t in st.tiles]
     for c in used:
         rest.remove(c & ~RED)
     return any(k not in forbid for k in rest)

@@ -106,7 +106,7 @@ def test_ct_d1_extraction_from_the_nuki_block_is_not_a_call() -> None:
 def test_ct_a3_extracted_gari_scored_at_the_table() -> None:
     g = scripted(["1m234s567s888s112z", *OTHERS], "9s")
     g.play(Action(A.KITA, 0, parse_kind("1m")))
-    spec = g._spec(0, g.drawn, tsumo=True)
+    spec = g.win_spec(0, g.drawn, tsumo=True)
     assert spec.options["nuki"] == "1m"
 
 
@@ -258,7 +258,7 @@ def test_ct_c5_added_white_robbed_only_by_a_wait_on_the_pon_kind() -> None:
     g = Game(ruleset(), seed=11)
     # seat 1 made a pon of East and adds a White; seat 2 waits on South only (and White)
     east, white, south = parse_kind("1z"), parse_kind("5z"), parse_kind("2z")
-    ids = {c: [i for i, x in enumerate(g._codes) if x == c] for c in (east, white)}
+    ids = {c: [i for i, x in enumerate(g.codes) if x == c] for c in (east, white)}
     from engine.table.game import TableMeld
 
     g.seats[1].melds = [TableMeld(MeldType.KAKAN, (ids[east][0], ids[east][1], ids[white][0], ids[white][1]))]
@@ -518,7 +518,7 @@ def _give(g: Game, seat: int, text: str) -> None:
     """Give a seat exactly these concealed tiles (for a hook test; other seats are not adjusted)."""
     ids: list[int] = []
     for c in parse_tiles(text):
-        ids.append(next(i for i, x in enumerate(g._codes) if x == c and i not in ids))
+        ids.append(next(i for i, x in enumerate(g.codes) if x == c and i not in ids))
     st = g.seats[seat]
     st.tiles = ids
     st.counts = counts_of(parse_tiles(text))
@@ -533,7 +533,7 @@ def test_ct_c5_all_kakan_scope_keeps_number_kakans_from_being_robbed() -> None:
     # rob an added kan of a number tile; the default reads it for added Whites only
     for scope, robbed in (("white_kakan", True), ("all_kakan", False)):
         g = Game(ruleset(white_chankan_scope=scope), seed=11)
-        quad = tuple(i for i, x in enumerate(g._codes) if x == parse_kind("4s"))[:4]
+        quad = tuple(i for i, x in enumerate(g.codes) if x == parse_kind("4s"))[:4]
         g.seats[1].melds = [TableMeld(MeldType.KAKAN, quad, quad[3], 0)]
         _give(g, 2, "23s567s888s111z22z")  # waits 1s-4s
         assert parse_kind("4s") in g.seats[2].waits

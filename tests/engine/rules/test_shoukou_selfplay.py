@@ -104,9 +104,9 @@ def test_sk_11_wait_sets_and_call_filters_match_the_definitions_on_selfplay_hand
             st = g.seats[s]
             if g.over or a.type not in (A.DISCARD, A.RIICHI):
                 continue
-            sets = meld_sets_of(m.effective or tuple(g._codes[t] & ~RED for t in m.tiles) for m in st.melds)
-            item = (list(st.counts), sets, [g._codes[t] for t in st.tiles])
-            (near if g._calc.shanten(st.counts) <= 1 else far).append(item)
+            sets = meld_sets_of(m.effective or tuple(g.codes[t] & ~RED for t in m.tiles) for m in st.melds)
+            item = (list(st.counts), sets, [g.codes[t] for t in st.tiles])
+            (near if g.calc.shanten(st.counts) <= 1 else far).append(item)
     # and closed hands of the shapes self-play seldom reaches: seven pairs (one moved), kokushi,
     # honour pairs that are no standard hand
     for text in ("1133557799m11p2p", "1144m2277p3399s5z", "19m19p19s1234567z", "19m19p9s12345677z", "112233z123m456p7s"):

@@ -155,7 +155,7 @@ def test_tw_5_seat_wind_is_the_broken_walls_owner_dice_14_makes_the_dealers_righ
     # The spec's example: the dealer rolls 14 → seat 2 counting the dealer as 1: its shimocha.
     g = Game(RS, seed=5)
     g.hand_index = 1  # a later hand: the dealer's own roll decides
-    g.deal = build_deal(list(range(144)), g._codes, dealer=0, dice=(6, 5, 3))
+    g.deal = build_deal(list(range(144)), g.codes, dealer=0, dice=(6, 5, 3))
     assert RS.east_seat(g) == 1
     assert RS.with_tw(seat_wind_mode="dealer_east").east_seat(g) == 0
 
