@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.hand.shanten import ShantenCalculator
 from engine.notation import HandSpec
@@ -89,7 +89,3 @@ class Taiwan16(TaiwanTable, Ruleset):
     def score(self, spec: HandSpec) -> ScoreResult:
         """Tai items, total and payments of a winning hand (TW-13, §5)."""
         return score_spec(spec, self)
-
-    def with_tw(self, **changes: Any) -> Taiwan16:
-        """A copy with some ``taiwan16.*`` options changed."""
-        return replace(self, tw=self.tw.with_(**changes))

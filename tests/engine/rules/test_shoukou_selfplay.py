@@ -14,8 +14,8 @@ from collections import Counter
 
 from engine.hand.decompose import decompositions
 from engine.rules import find_ruleset
-from engine.rules.shoukou_moves import chi_options, chi_possible, meld_sets_of, wait_set
-from engine.rules.shoukou_scoring import shift_targets
+from engine.rules.shoukou.moves import chi_options, chi_possible, meld_sets_of, wait_set
+from engine.rules.shoukou.scoring import shift_targets
 from engine.table.actions import ActionType as A
 from engine.table.game import Game
 from engine.tiles import RED, YAOCHU, counts_of, parse_tiles

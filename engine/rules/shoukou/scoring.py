@@ -38,8 +38,8 @@ from engine.scoring.yaku import HandFacts, HandView
 from engine.tiles import KIND_NAMES, NORTH, RED, YAOCHU, dora_of
 
 if TYPE_CHECKING:
-    from engine.rules.shoukou import ShoukouRuleset
-    from engine.rules.shoukou_options import ShoukouOptions
+    from engine.rules.shoukou.options import ShoukouOptions
+    from engine.rules.shoukou.ruleset import ShoukouRuleset
 
 __all__ = ["Interpretation", "Shift", "interpretations", "score_shoukou", "shift_targets"]
 

@@ -1,29 +1,17 @@
-"""Ruleset ``shoukou``: 昇降麻雀, rank-shift mahjong (shared/rules/shoukou.md, seed 000).
+"""shoukou at the table (shoukou.md SK-3–SK-7, SK-11, SK-12): the table hooks the ruleset overrides.
 
-Each call, kan or win may include one transformation: a number tile counts 3 ranks higher or
-lower (SK-D1–D7). The parts:
-
-* :mod:`engine.rules.shoukou_scoring` — SK-8–SK-10: every interpretation of a winning hand and
-  their union (whole-hand yaku once, partial yaku once per instance, dora from one
-  interpretation, the maximum fu).
-* :mod:`engine.rules.shoukou_moves` — SK-3–SK-7, SK-11: the transformed calls and kans, the
-  extended wait set, kuikae after a transformed call (pure functions over a hand).
-* :class:`ShoukouRuleset` — the table hooks (``engine/table/hooks.py``) that put those into the
-  game: call options and their priority (SK-12), kans, wins, waits and furiten.
-
-Options: :class:`~engine.rules.shoukou_options.ShoukouOptions` (shoukou.md §6), and in a hand line
-``shoukou.<key>=<value>`` flags (``python -m engine score "... ruleset=shoukou shoukou.transform=false"``).
+:class:`ShoukouTable` puts the pure functions of :mod:`.moves` into the shared state machine
+(``engine/table/hooks.py``): the extended wait set W and furiten, call options and their priority
+(SK-12), kuikae after a transformed call, the transformed kans and riichi judged by W.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
-from engine.notation import HandSpec, MeldType
-from engine.rules.base import Ruleset, register
-from engine.rules.shoukou_moves import (
+from engine.notation import MeldType
+from engine.rules.shoukou.moves import (
     ankan_options,
     chi_options,
     chi_possible,
@@ -35,10 +23,10 @@ from engine.rules.shoukou_moves import (
     triplet_in_every_reading,
     wait_set,
 )
-from engine.rules.shoukou_options import ShoukouOptions
-from engine.rules.shoukou_scoring import score_shoukou, shift_targets
-from engine.scoring.result import ScoreResult
+from engine.rules.shoukou.options import ShoukouOptions
+from engine.rules.shoukou.scoring import shift_targets
 from engine.table.actions import Action, ActionType
+from engine.table.hooks import TableHooks
 from engine.tiles import RED
 
 if TYPE_CHECKING:
@@ -46,30 +34,13 @@ if TYPE_CHECKING:
 
 A = ActionType
 
-__all__ = ["ShoukouOptions", "ShoukouRuleset", "shoukou_ruleset"]
+__all__ = ["ShoukouTable"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class ShoukouRuleset(Ruleset):
-    """Riichi with the ±3 rank transformation (shoukou.md)."""
+class ShoukouTable(TableHooks):
+    """The table hooks of shoukou (mixed into :class:`~engine.rules.shoukou.ruleset.ShoukouRuleset`)."""
 
-    name: str = "shoukou"
-    shoukou: ShoukouOptions = field(default_factory=ShoukouOptions)
-
-    description: ClassVar[str] = "昇降麻雀: one tile per call, kan or win may move 3 ranks"
-
-    def with_shoukou(self, **changes: Any) -> ShoukouRuleset:
-        return replace(self, shoukou=replace(self.shoukou, **changes))
-
-    def score(self, spec: HandSpec) -> ScoreResult:
-        """SK-10: the union of every interpretation (``shoukou.*`` flags of the line apply)."""
-        rs = self
-        if spec.options:
-            sk = self.shoukou.with_flags(spec.options)
-            if sk is not self.shoukou:
-                rs = replace(self, shoukou=sk)
-        return score_shoukou(spec, rs)
-
+    shoukou: ShoukouOptions
 
     # -- waits, furiten, wins (SK-8, SK-9, SK-11) --------------------------------------------
 
@@ -303,10 +274,3 @@ class ShoukouRuleset(Ruleset):
 
 def _no_targets(kind: int) -> tuple[int, ...]:
     return ()
-
-
-def shoukou_ruleset() -> ShoukouRuleset:
-    return ShoukouRuleset()
-
-
-register("shoukou", shoukou_ruleset)
