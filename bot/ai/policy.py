@@ -45,7 +45,7 @@ _N = 34  # kinds that play (flowers, 34 and up, never stay in a hand)
 def calculator(game: Game) -> ShantenCalculator:
     """The ruleset's own shanten calculator: ``ruleset.shanten_calculator()``, as the table holds
     it (built once per game; chinitsu_toutenkou builds a new one on every call)."""
-    calc: ShantenCalculator = game._calc
+    calc: ShantenCalculator = game.calc
     return calc
 
 

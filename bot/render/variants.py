@@ -242,7 +242,7 @@ def _why_no_tsumo(g: Game, seat: int) -> str:
     if blocked is not None:
         return blocked
     try:
-        res = g._win_value(seat, g.drawn, tsumo=True)
+        res = g.win_value(seat, g.drawn, tsumo=True)
     except ValueError:
         return "it has no yaku"
     if res.reason == "no_common_yaku":
@@ -260,9 +260,9 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
     st = g.seats[seat]
     out: list[str] = []
     rs = g.ruleset
-    if st.waits and g._furiten(seat):
+    if st.waits and rs.furiten(g, seat):
         out.append(f"⚠ {rs.furiten_warning}")
-    if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g._calc.is_agari(st.counts):
+    if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g.calc.is_agari(st.counts):
         if not any(a.type is A.TSUMO for a in legal):
             out.append(f"⚠ Your hand is complete but you cannot win with it: {_why_no_tsumo(g, seat)}.")
     if g.phase is Phase.TURN and rs.open_riichi_seats(g) - {seat}:

@@ -214,7 +214,8 @@ class _Recorder:
                     deltas = result.deltas
                 else:
                     assert before is not None
-                    d, _ = before._payments(
+                    d, _ = before.ruleset.payments(
+                        before,
                         w.seat,
                         w.from_seat,
                         w.score,
@@ -278,7 +279,7 @@ def _derived_start(game: Game) -> tuple[list[int], tuple[int, int, int, int]]:
 
 
 def _replayed(game: Game, scores: Sequence[int], start: tuple[int, int, int, int]) -> tuple[_Recorder, Game]:
-    fresh = Game(game.ruleset, game.seed, deals=game._deals, scores=scores, start=start)
+    fresh = Game(game.ruleset, game.seed, deals=game.recorded_deals, scores=scores, start=start)
     rec = _Recorder(fresh)
     for a in game.actions:
         rec.step(a)
@@ -912,7 +913,7 @@ def finished_hands(game: Game) -> list[dict[str, Any]]:
     """Each finished hand of ``game``: ``haipai`` (every seat's starting tiles, sorted, in the hand
     grammar), ``actions`` (the hand's action texts), ``deltas`` and ``scores`` (after the hand).
     The hand still being played is left out. Re-plays the actions on a fresh game."""
-    fresh = Game(game.ruleset, game.seed, deals=game._deals)
+    fresh = Game(game.ruleset, game.seed, deals=game.recorded_deals)
 
     def haipai(g: Game) -> list[str]:
         return [format_tiles((g.code(t) for t in h), sort=True) for h in g.deal.haipai]

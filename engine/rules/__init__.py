@@ -1,4 +1,4 @@
-"""Rulesets: ``find_ruleset(name)`` and the registry (one module per variant registers itself)."""
+"""Rulesets: ``find_ruleset(name)`` and the registry (one package per variant registers itself)."""
 
 from collections.abc import Iterable
 

@@ -1,12 +1,18 @@
 """Fast path of hand scoring for rulesets that use exactly the standard yaku tuples.
 
+It re-implements every yaku of :data:`~engine.scoring.yaku.RIICHI_YAKU` and
+:data:`~engine.scoring.yaku.RIICHI_YAKUMAN` (their conditions as bit operations; their han and
+names are read from the yaku objects), and the fu. What keeps them equal:
+``tests/engine/test_scoring_fastpath.py`` (``test_kobalab_10000_hands``,
+``test_riichienv_4p_and_3p_hands``, ``test_generated_hands``,
+``test_option_variants_keep_the_fast_path_and_agree``, ``test_incomplete_and_invalid_hands``).
+
 :func:`engine.scoring.evaluate.evaluate` sends a hand here when its ruleset's ``yaku`` and
 ``yakuman`` *are* :data:`~engine.scoring.yaku.RIICHI_YAKU` and
 :data:`~engine.scoring.yaku.RIICHI_YAKUMAN` (identity, not equality) on the standard tile set.
 The answer is the very :class:`~engine.scoring.result.ScoreResult` the generic per-object path
-gives (same yaku in the same order, han, fu, points, payments, wait); ``tests/engine/
-test_scoring_fastpath.py`` compares the two on every dataset hand and thousands of generated
-ones so they cannot drift. A variant that adds, removes or revalues a yaku builds another tuple
+gives (same yaku in the same order, han, fu, points, payments, wait), on every dataset hand and
+thousands of generated ones. A variant that adds, removes or revalues a yaku builds another tuple
 and so takes the generic path; nothing here is consulted for it.
 
 :func:`score_fast` returns ``None`` whenever the generic path must answer instead: an invalid

@@ -149,7 +149,32 @@ class LegalActions(Sequence[Action]):
 
 
 class Game:
-    """A whole game. Seat 0 is the first dealer (East in E1)."""
+    """A whole game. Seat 0 is the first dealer (East in E1).
+
+    The public surface — what a ruleset's hooks (engine/table/hooks.py), the bot and the log tools
+    may use — is every name without a leading underscore:
+
+    * state, read by hooks and changed only where a hook's docstring says so: ``ruleset``, ``opts``,
+      ``players``, ``seed``, ``tileset``, ``codes``, ``calc``, ``recorded_deals``, ``scores``,
+      ``round_wind``, ``hand_number``, ``honba``, ``sticks``, ``hand_index``, ``actions``,
+      ``results``, ``phase``, ``over``, ``final_scores``, ``final_results``, ``truncated``; per hand
+      ``deal``, ``seats`` (:class:`SeatState`), ``live``/``live_pos``/``live_end``,
+      ``rinshan``/``rinshan_pos``, ``dora_revealed``, ``pending_dora``, ``kans``,
+      ``calls_in_hand``, ``discards_in_hand``, ``first_discards``, ``riichi_deposits``,
+      ``current``, ``drawn``, ``rinshan_draw``, ``after_call``, ``last_discard``,
+      ``last_discarder``, ``pending``, ``responses``, ``kakan_tile``, ``kakan_is_ankan``,
+      ``discard_after_kan``, ``kita_window``, ``hand_state`` (the variant's own);
+    * questions: :attr:`dealer`, :meth:`seat_wind`, :meth:`code`, :meth:`kind`, :attr:`live_left`,
+      :meth:`dora_indicators`, :meth:`ura_indicators`, :meth:`win_spec`, :meth:`win_value`,
+      :meth:`quick_turn_check`, :meth:`to_act`, :meth:`legal_actions`, :meth:`ranking`;
+    * steps a hook may take: :meth:`draw`, :meth:`kan_move`, :meth:`reveal_pending_dora`,
+      :meth:`claim`, :meth:`exhaustive_draw`, :meth:`abortive_draw`, :meth:`end_hand`;
+    * the players' entry points: :meth:`play`, :meth:`apply`, :meth:`copy`, :meth:`to_dict`,
+      :meth:`from_dict`.
+
+    Underscored members are the state machine's own; no module outside this one touches them
+    (tests/engine/test_public_surface.py checks it).
+    """
 
     def __init__(
         self,
@@ -165,8 +190,9 @@ class Game:
         self.players = ruleset.players
         self.seed = seed
         self.tileset: TileSet = ruleset.tileset(self)
-        self._codes = self.tileset.codes
-        self._deals = list(deals) if deals is not None else None
+        self.codes = self.tileset.codes  # physical tile id -> tile code (kind, | RED for a red five)
+        # the explicit deals the game was built with (a recorded log), None for a seeded game
+        self.recorded_deals = list(deals) if deals is not None else None
         n = self.players
         self.scores = list(scores) if scores is not None else [self.opts.start_points] * n
         self.round_wind, self.hand_number, self.honba, self.sticks = start if start else (0, 0, 0, 0)
@@ -178,28 +204,30 @@ class Game:
         self.final_scores: tuple[int, ...] = ()
         self.final_results: tuple[float, ...] = ()
         self.truncated = False  # a recorded excerpt that stopped before the game's end
-        self._calc = ruleset.shanten_calculator()
+        self.calc = ruleset.shanten_calculator()  # the ruleset's shanten / waits / agari calculator
         self._start_hand()
 
     # ------------------------------------------------------------------ hand set-up
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat this hand."""
         return self.hand_number % self.players
 
     def seat_wind(self, seat: int) -> int:
+        """The seat's wind this hand: 0 East (the dealer), 1 South, ..."""
         return (seat - self.dealer) % self.players
 
     def _start_hand(self) -> None:
         n = self.players
-        if self._deals is not None:
-            if self.hand_index >= len(self._deals):
+        if self.recorded_deals is not None:
+            if self.hand_index >= len(self.recorded_deals):
                 # A recorded excerpt ends here: the game stops without final results.
                 self.over = True
                 self.truncated = True
                 self.phase = Phase.OVER
                 return
-            deal = self._deals[self.hand_index]
+            deal = self.recorded_deals[self.hand_index]
         else:
             deal = self.ruleset.deal(self)
         self.deal = deal
@@ -208,7 +236,7 @@ class Game:
             st = self.seats[s]
             st.tiles = list(deal.haipai[s])
             for t in st.tiles:
-                st.counts[self._codes[t] & ~RED] += 1
+                st.counts[self.codes[t] & ~RED] += 1
         self.live = list(deal.live)
         self.live_pos = 0
         self.live_end = len(self.live)
@@ -241,26 +269,31 @@ class Game:
     # ------------------------------------------------------------------ helpers
 
     def code(self, tile: int) -> int:
-        return self._codes[tile]
+        """The code of a physical tile (its kind, with ``RED`` set for a red five)."""
+        return self.codes[tile]
 
     def kind(self, tile: int) -> int:
-        return self._codes[tile] & ~RED
+        """The kind (0-33) of a physical tile."""
+        return self.codes[tile] & ~RED
 
     @property
     def live_left(self) -> int:
+        """Live-wall tiles still to draw this hand."""
         return self.live_end - self.live_pos
 
     def _update_waits(self, s: int) -> None:
         self.seats[s].waits = self.ruleset.wait_set(self, s)
 
-    def _draw(self, seat: int, rinshan: bool = False) -> None:
+    def draw(self, seat: int, rinshan: bool = False) -> None:
+        """The seat draws (a replacement tile when ``rinshan``) through the ``draw_tile`` hook and its
+        turn begins (``Phase.TURN``); nothing more when the hook ended the hand instead."""
         got = self.ruleset.draw_tile(self, seat, rinshan)
         if got is None:
             return  # the ruleset ended the hand while drawing (taiwan16: a flower win, an empty wall)
         t, rinshan = got
         st = self.seats[seat]
         st.tiles.append(t)
-        st.counts[self._codes[t] & ~RED] += 1
+        st.counts[self.codes[t] & ~RED] += 1
         self.current = seat
         self.drawn = t
         self.rinshan_draw = rinshan
@@ -272,7 +305,7 @@ class Game:
     def _take(self, seat: int, code: int) -> int:
         """Remove a tile with this code from the seat's hand, return its physical id."""
         st = self.seats[seat]
-        codes = self._codes
+        codes = self.codes
         # prefer the drawn tile when it matches (keeps tsumogiri faithful)
         if self.drawn >= 0 and codes[self.drawn] == code and self.drawn in st.tiles and seat == self.current:
             t = self.drawn
@@ -286,30 +319,33 @@ class Game:
         st.counts[code & ~RED] -= 1
         return t
 
-    def _kan_move(self) -> None:
+    def kan_move(self) -> None:
         """A kan (or kita) moves the last live tile into the dead wall (R-3.3)."""
         self.live_end -= 1
         self.rinshan.append(self.live[self.live_end])
 
-    def _reveal_pending_dora(self) -> None:
+    def reveal_pending_dora(self) -> None:
+        """Turn over the kan dora indicators that wait for the next discard or kan (R-3.5)."""
         while self.pending_dora:
             self.pending_dora -= 1
             self.dora_revealed += 1
 
     def dora_indicators(self) -> list[int]:
+        """The revealed dora indicators (physical tiles)."""
         return list(self.deal.dora[: self.dora_revealed])
 
     def ura_indicators(self) -> list[int]:
+        """The ura dora indicators under the revealed ones (physical tiles)."""
         return list(self.deal.ura[: self.dora_revealed])
-
-    def _any_call_cancels(self, caller: int) -> None:
-        self.ruleset.call_cancels(self, caller)
 
     # ------------------------------------------------------------------ scoring
 
-    def _spec(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> HandSpec:
+    def win_spec(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> HandSpec:
+        """The seat's hand as the scorer reads it if it won now on ``win_tile`` (tiles, melds, the
+        ``win_context`` and ``spec_options`` hooks' facts). For a ron the tile must already be in
+        the seat's tiles (as ``can_ron`` puts it there)."""
         st = self.seats[seat]
-        codes = self._codes
+        codes = self.codes
         concealed = [codes[t] for t in st.tiles]
         if tsumo:
             concealed.remove(codes[win_tile])
@@ -321,15 +357,14 @@ class Game:
         extra = self.ruleset.spec_options(self, seat, tsumo=tsumo, chankan=chankan, from_seat=from_seat)
         return HandSpec(tuple(concealed), tuple(melds), codes[win_tile], ctx, self.ruleset.name, extra)
 
-    def _win_value(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> ScoreResult:
-        return self.ruleset.score(self._spec(seat, win_tile, tsumo=tsumo, chankan=chankan, from_seat=from_seat))
-
-    def _furiten(self, seat: int) -> bool:
-        return self.ruleset.furiten(self, seat)
+    def win_value(self, seat: int, win_tile: int, *, tsumo: bool, chankan: bool = False, from_seat: int = -1) -> ScoreResult:
+        """The ruleset's score of :meth:`win_spec` (``.agari`` false when it is no win)."""
+        return self.ruleset.score(self.win_spec(seat, win_tile, tsumo=tsumo, chankan=chankan, from_seat=from_seat))
 
     # ------------------------------------------------------------------ legal actions
 
     def to_act(self) -> list[int]:
+        """The seats the game waits for now (none once it is over)."""
         if self.over:
             return []
         if self.phase is Phase.TURN:
@@ -337,6 +372,7 @@ class Game:
         return [s for s in self.pending if s not in self.responses]
 
     def legal_actions(self, seat: int | None = None) -> LegalActions:
+        """What ``seat`` (the first seat to act when None) may do now."""
         if seat is None:
             acting = self.to_act()
             if not acting:
@@ -355,12 +391,9 @@ class Game:
             return LegalActions(list(self.pending[seat]))
         return LegalActions([])
 
-    def _kan_allowed(self, seat: int) -> bool:
-        return self.ruleset.kan_allowed(self, seat)
-
     def _turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
-        codes = self._codes
+        codes = self.codes
         out: list[Action] = []
         if self.after_call:
             seen: set[int] = set()
@@ -380,10 +413,10 @@ class Game:
         if ab.kyuushu_kyuuhai and self.ruleset.kyuushu_allowed(self, seat):
             if sum(1 for k in YAOCHU if c34[k]) >= 9:
                 out.append(Action(A.KYUUSHU, seat))
-        kan_ok = self._kan_allowed(seat)
+        kan_ok = self.ruleset.kan_allowed(self, seat)
         if st.riichi:
             drawn_kind = codes[self.drawn] & ~RED
-            if kan_ok and c34[drawn_kind] == 4 and self._riichi_ankan_ok(seat, drawn_kind):
+            if kan_ok and c34[drawn_kind] == 4 and self.ruleset.riichi_ankan_ok(self, seat, drawn_kind):
                 out.append(Action(A.ANKAN, seat, drawn_kind))
             if kan_ok and self.ruleset.riichi_kakan_ok(self, seat, drawn_kind):
                 out.append(Action(A.KAKAN, seat, drawn_kind))
@@ -403,7 +436,7 @@ class Game:
             if c not in seen:
                 seen.add(c)
                 discards.append(c)
-        can_riichi = self.ruleset.riichi_allowed(self, seat) and self._calc.shanten(c34) <= 0
+        can_riichi = self.ruleset.riichi_allowed(self, seat) and self.calc.shanten(c34) <= 0
         for c in discards:
             out.append(Action(A.DISCARD, seat, c))
         if can_riichi:
@@ -412,7 +445,7 @@ class Game:
                     out.append(Action(A.RIICHI, seat, c))
         return out
 
-    def _quick_turn_check(self, seat: int, a: Action) -> bool | None:
+    def quick_turn_check(self, seat: int, a: Action) -> bool | None:
         """Legality of a discard or riichi without listing every action (None = do not know)."""
         if a.seat != seat:
             return False
@@ -420,7 +453,7 @@ class Game:
         if t is not A.DISCARD and t is not A.RIICHI:
             return None
         st = self.seats[seat]
-        codes = self._codes
+        codes = self.codes
         if not any(codes[x] == a.tile for x in st.tiles):
             return False
         if self.after_call:
@@ -430,9 +463,6 @@ class Game:
         if not self.ruleset.riichi_allowed(self, seat):
             return False
         return self.ruleset.riichi_discard_ok(self, seat, a.tile)
-
-    def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
-        return self.ruleset.riichi_ankan_ok(self, seat, kind)
 
     def _call_options(self, seat: int, tile: int, discarder: int) -> list[Action]:
         rs = self.ruleset
@@ -504,7 +534,7 @@ class Game:
             elif t is A.KITA:
                 self._kita(action.seat, action.tile if action.tile >= 0 else NORTH)
             elif t is A.KYUUSHU:
-                self._abortive("kyuushu_kyuuhai")
+                self.abortive_draw("kyuushu_kyuuhai")
             else:
                 raise IllegalActionError(f"{action.describe()} is not a turn action")
             return
@@ -543,7 +573,7 @@ class Game:
         if self.discards_in_hand <= self.players:
             self.first_discards.append(k)
         self._update_waits(seat)
-        self._reveal_pending_dora()
+        self.reveal_pending_dora()
         self.discard_after_kan = self.rinshan_draw
         self.drawn = -1
         self.after_call = False
@@ -569,17 +599,17 @@ class Game:
         tiles = self.ruleset.kan_tiles(self, seat, action, kind)
         for t in tiles:
             st.tiles.remove(t)
-            st.counts[self._codes[t] & ~RED] -= 1
+            st.counts[self.codes[t] & ~RED] -= 1
         eff = self.ruleset.meld_effective(self, seat, action, tuple(tiles))
         st.melds.append(TableMeld(MeldType.ANKAN, tuple(tiles), effective=eff))
-        self._reveal_pending_dora()
-        self._any_call_cancels(seat)
+        self.reveal_pending_dora()
+        self.ruleset.call_cancels(self, seat)
         self.kans.append(seat)
         self.dora_revealed += 1  # R-3.5: an ankan reveals at once
         # R-6.6: only kokushi may rob an ankan
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):
-            if s != seat and kind in _YAOCHU_SET and self._can_rob(s, tiles[0], seat, kokushi_only=True):
+            if s != seat and kind in _YAOCHU_SET and self.ruleset.can_ron(self, s, tiles[0], seat, chankan=True, kokushi_only=True):
                 pending[s] = self.ruleset.call_window(self, s, [Action(A.RON, s), Action(A.PASS, s)])
         if pending:
             self.phase = Phase.CHANKAN
@@ -589,23 +619,23 @@ class Game:
             self.kakan_is_ankan = True
             self.current = seat
             return
-        self._after_kan(seat)
+        self.ruleset.after_kan(self, seat)
 
     def _kakan(self, seat: int, kind: int) -> None:
         st = self.seats[seat]
         action = self.actions[-1]
         tile = self.ruleset.kan_tiles(self, seat, action, kind)[0]
         st.tiles.remove(tile)
-        st.counts[self._codes[tile] & ~RED] -= 1
+        st.counts[self.codes[tile] & ~RED] -= 1
         i = self.ruleset.kakan_meld(self, seat, action, kind)
         if i >= 0:
             m = st.melds[i]
             eff = self.ruleset.meld_effective(self, seat, action, (*m.tiles, tile), m.effective)
             st.melds[i] = TableMeld(MeldType.KAKAN, (*m.tiles, tile), tile, m.from_seat, eff)
-        self._reveal_pending_dora()
+        self.reveal_pending_dora()
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):
-            if s != seat and self._can_rob(s, tile, seat, kokushi_only=False):
+            if s != seat and self.ruleset.can_ron(self, s, tile, seat, chankan=True, kokushi_only=False):
                 pending[s] = self.ruleset.call_window(self, s, [Action(A.RON, s), Action(A.PASS, s)])
         self.kakan_tile = tile
         self.kakan_is_ankan = False
@@ -618,13 +648,10 @@ class Game:
         self._finish_kakan(seat)
 
     def _finish_kakan(self, seat: int) -> None:
-        self._any_call_cancels(seat)
+        self.ruleset.call_cancels(self, seat)
         self.kans.append(seat)
         self.pending_dora += 1
-        self._after_kan(seat)
-
-    def _can_rob(self, s: int, tile: int, kan_seat: int, *, kokushi_only: bool, chankan: bool = True) -> bool:
-        return self.ruleset.can_ron(self, s, tile, kan_seat, chankan=chankan, kokushi_only=kokushi_only)
+        self.ruleset.after_kan(self, seat)
 
     def _resolve_chankan(self) -> None:
         seat = self.current
@@ -645,12 +672,9 @@ class Game:
         if self.kita_window:
             self._finish_kita(seat)
         elif self.kakan_is_ankan:
-            self._after_kan(seat)
+            self.ruleset.after_kan(self, seat)
         else:
             self._finish_kakan(seat)
-
-    def _after_kan(self, seat: int) -> None:
-        self.ruleset.after_kan(self, seat)
 
     def _kita(self, seat: int, code: int = NORTH) -> None:
         st = self.seats[seat]
@@ -659,7 +683,7 @@ class Game:
         # Tenhou sanma: a set-aside North may be ronned (no chankan yaku); passing it is furiten.
         pending: dict[int, list[Action]] = {}
         for s in range(self.players):
-            if s != seat and self._can_rob(s, tile, seat, kokushi_only=False, chankan=False):
+            if s != seat and self.ruleset.can_ron(self, s, tile, seat, chankan=False, kokushi_only=False):
                 pending[s] = self.ruleset.call_window(self, s, [Action(A.RON, s), Action(A.PASS, s)])
         self.kakan_tile = tile
         self.kakan_is_ankan = False
@@ -696,7 +720,7 @@ class Game:
             order = self._order_from(discarder, rons)
             mode = self.opts.multi_ron
             if len(order) >= 3 and mode != "triple" and self.opts.abortive_draws.sanchahou:
-                self._abortive("sanchahou")
+                self.abortive_draw("sanchahou")
                 return
             if mode == "head_bump":
                 order = order[:1]
@@ -719,44 +743,47 @@ class Game:
         ab = self.opts.abortive_draws
         if call is None:
             if ab.suufon_renda and self.ruleset.suufon_renda(self):
-                self._abortive("suufon_renda")
+                self.abortive_draw("suufon_renda")
                 return
             if ab.suucha_riichi and self.players == 4 and all(st.riichi for st in self.seats):
-                self._abortive("suucha_riichi")
+                self.abortive_draw("suucha_riichi")
                 return
             if ab.suukaikan and len(self.kans) == 4 and len(set(self.kans)) > 1 and self._kan_just_made(discarder):
-                self._abortive("suukaikan")
+                self.abortive_draw("suukaikan")
                 return
             if self.ruleset.hand_exhausted(self):
-                self._exhaustive()
+                self.exhaustive_draw()
                 return
             self.ruleset.start_turn(self, (discarder + 1) % self.players)
             return
-        self._claim(call, discarder, tile)
+        self.claim(call, discarder, tile)
 
     def _kan_just_made(self, discarder: int) -> bool:
         # R-12.4: the discard that follows the 4th kan (the kan-maker's discard after its rinshan draw)
         return bool(self.kans) and self.kans[-1] == discarder and self.discard_after_kan
 
-    def _claim(self, call: Action, discarder: int, tile: int) -> None:
+    def claim(self, call: Action, discarder: int, tile: int) -> None:
+        """``call`` (a chi, pon or daiminkan) takes ``tile``, the last discard of ``discarder``: the
+        meld is made (``kan_tiles``/``meld_effective``/``after_call_forbidden`` hooks) and the caller
+        discards next (a daiminkan: ``after_kan``). Used by ``resolve_turn_claim`` (seigou SG-1)."""
         seat = call.seat
         st = self.seats[seat]
         dst = self.seats[discarder]
         dst.river_called[-1] = True
         dst.nagashi = False
-        self._any_call_cancels(seat)
-        k = self._codes[tile] & ~RED
+        self.ruleset.call_cancels(self, seat)
+        k = self.codes[tile] & ~RED
         if call.type is A.DAIMINKAN:
             own = self.ruleset.kan_tiles(self, seat, call, k)
             for t in own:
                 st.tiles.remove(t)
-                st.counts[self._codes[t] & ~RED] -= 1
+                st.counts[self.codes[t] & ~RED] -= 1
             eff = self.ruleset.meld_effective(self, seat, call, (*own, tile))
             st.melds.append(TableMeld(MeldType.MINKAN, (*own, tile), tile, discarder, eff))
             self._check_pao(seat, k, discarder)
             self.kans.append(seat)
             self.pending_dora += 1
-            self._after_kan(seat)
+            self.ruleset.after_kan(self, seat)
             return
         own_ids = [self._take(seat, c) for c in call.tiles]
         if call.type is A.PON:
@@ -778,7 +805,7 @@ class Game:
 
     def _check_pao(self, seat: int, k: int, discarder: int) -> None:
         st = self.seats[seat]
-        trips = {self._codes[m.tiles[0]] & ~RED for m in st.melds if m.type is not MeldType.CHI}
+        trips = {self.codes[m.tiles[0]] & ~RED for m in st.melds if m.type is not MeldType.CHI}
         if k >= 31 and "daisangen" in self.opts.pao and all(d in trips for d in (31, 32, 33)):
             st.pao["daisangen"] = discarder
         if 27 <= k <= 30 and "daisuushii" in self.opts.pao and all(w in trips for w in (27, 28, 29, 30)):
@@ -795,15 +822,15 @@ class Game:
         for i, (seat, from_seat) in enumerate(winners):
             st = self.seats[seat]
             if tsumo:
-                spec = self._spec(seat, self.drawn, tsumo=True)
+                spec = self.win_spec(seat, self.drawn, tsumo=True)
             else:
                 st.tiles.append(tile)
-                st.counts[self._codes[tile] & ~RED] += 1
-                spec = self._spec(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
+                st.counts[self.codes[tile] & ~RED] += 1
+                spec = self.win_spec(seat, tile, tsumo=False, chankan=chankan, from_seat=from_seat)
             res = self.ruleset.score(spec)
             honba = self.honba if i == 0 else 0
             sticks = self.sticks if i == 0 else 0
-            d, pao_seat = self._payments(seat, from_seat, res, tsumo=tsumo, honba=honba, sticks=sticks)
+            d, pao_seat = self.ruleset.payments(self, seat, from_seat, res, tsumo=tsumo, honba=honba, sticks=sticks)
             for s in range(n):
                 deltas[s] += d[s]
             wins.append(WinResult(seat, from_seat, res, pao_seat, spec))
@@ -812,7 +839,7 @@ class Game:
         for s in range(n):
             self.scores[s] += deltas[s]
         dealer_won = any(w.seat == self.dealer for w in wins)
-        self._end_hand(
+        self.end_hand(
             HandResult(
                 self.round_wind,
                 self.hand_number,
@@ -827,17 +854,14 @@ class Game:
             honba_next=self.honba + 1 if dealer_won else 0,
         )
 
-    def _payments(
-        self, seat: int, from_seat: int, res: ScoreResult, *, tsumo: bool, honba: int, sticks: int
-    ) -> tuple[list[int], int]:
-        return self.ruleset.payments(self, seat, from_seat, res, tsumo=tsumo, honba=honba, sticks=sticks)
-
-    def _exhaustive(self) -> None:
+    def exhaustive_draw(self) -> None:
+        """End the hand as a draw settled by the ``draw_settlement`` hook (the dealer continues as
+        ``draw_renchan`` says)."""
         n = self.players
         kind, deltas, tenpai = self.ruleset.draw_settlement(self)
         for s in range(n):
             self.scores[s] += deltas[s]
-        self._end_hand(
+        self.end_hand(
             HandResult(
                 self.round_wind,
                 self.hand_number,
@@ -852,8 +876,9 @@ class Game:
             honba_next=self.honba + 1,
         )
 
-    def _abortive(self, kind: str) -> None:
-        self._end_hand(
+    def abortive_draw(self, kind: str) -> None:
+        """End the hand as an abortive draw named ``kind``: no payments, the dealer continues."""
+        self.end_hand(
             HandResult(
                 self.round_wind,
                 self.hand_number,
@@ -869,7 +894,9 @@ class Game:
 
     # ------------------------------------------------------------------ hand and game end
 
-    def _end_hand(self, result: HandResult, *, renchan: bool, honba_next: int) -> None:
+    def end_hand(self, result: HandResult, *, renchan: bool, honba_next: int) -> None:
+        """Record ``result`` (its deltas already in ``scores``), then end the game (``game_ends``)
+        or move on (``next_hand``) and deal the next hand."""
         self.results.append(result)
         self.pending = {}
         self.responses = {}

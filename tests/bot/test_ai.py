@@ -165,7 +165,7 @@ def test_declares_riichi_with_a_decent_wait(ruleset: str) -> None:
             continue
         if any(st.riichi for o, st in enumerate(g.seats) if o != s):
             continue
-        c, seen, calc = g.seats[s].counts, visible(g), g._calc
+        c, seen, calc = g.seats[s].counts, visible(g), g.calc
         waits = {}
         for a in legal:
             if a.type is A.RIICHI:
@@ -200,7 +200,7 @@ def test_folds_with_genbutsu_when_far_from_tenpai(ruleset: str) -> None:
             continue
         riichi = [o for o, st in enumerate(g.seats) if o != s and st.riichi]
         c = g.seats[s].counts
-        if not riichi or g._calc.shanten(c) < 2:
+        if not riichi or g.calc.shanten(c) < 2:
             continue
         legal = list(g.legal_actions(s))
         if kinds(legal) & _FIRST:
@@ -298,7 +298,7 @@ def _reference(g: Game, seat: int) -> Action:
     open_riichi = {a.tile: a for a in legal if a.type is A.OPEN_RIICHI}
     rs = g.ruleset
     prof = profile_of(rs)
-    calc, st = g._calc, g.seats[seat]
+    calc, st = g.calc, g.seats[seat]
     c = st.counts
     seen = visible(g, seat)
     removed = rs.removed_kinds
@@ -482,7 +482,7 @@ def test_pk_6_no_furiten_riichi() -> None:
         def waits_after(code: int, counts: list[int] = st.counts, g: Game = g) -> set[int]:
             c = list(counts)
             c[code & ~RED] -= 1
-            return set(g._calc.waits(c))
+            return set(g.calc.waits(c))
 
         a = smart(g, s)
         if a.type is A.RIICHI:
@@ -539,7 +539,7 @@ def test_sg_1_claims_instead_of_drawing() -> None:
             passed += 1
             continue
         assert a.src >= 0, a.text
-        assert g._calc.shanten(_call_rest(g, s, a)) < g._calc.shanten(g.seats[s].counts), a.text
+        assert g.calc.shanten(_call_rest(g, s, a)) < g.calc.shanten(g.seats[s].counts), a.text
         claimed += 1
         if claimed >= 10 and passed >= 10:
             break
@@ -553,7 +553,7 @@ def test_sk_4_transformed_calls() -> None:
     rs = short(find_ruleset("shoukou"))
     calls = shifted = 0
     for g, s, a in _calls_made(rs, "sk4", 40):
-        assert g._calc.shanten(_call_rest(g, s, a)) < g._calc.shanten(g.seats[s].counts), a.text
+        assert g.calc.shanten(_call_rest(g, s, a)) < g.calc.shanten(g.seats[s].counts), a.text
         calls += 1
         shifted += bool(a.shift)
         if calls >= 10 and shifted >= 1:
@@ -570,7 +570,7 @@ def test_ct_d1_nuki_always() -> None:
         legal = list(g.legal_actions(s))
         if A.KITA not in kinds(legal) or kinds(legal) & {A.TSUMO}:
             continue
-        forms = g._calc.forms(g.seats[s].counts)
+        forms = g.calc.forms(g.seats[s].counts)
         if forms[2] <= min(forms[0], forms[1]) and forms[2] <= 3:
             continue
         assert smart(g, s).type is A.KITA
@@ -628,7 +628,7 @@ def test_tw_12_declares_tenpai() -> None:
             continue
         if any(st.riichi for o, st in enumerate(g.seats) if o != s):
             continue
-        c, seen, calc = g.seats[s].counts, visible(g, s), g._calc
+        c, seen, calc = g.seats[s].counts, visible(g, s), g.calc
         best = 0
         for r in legal:
             if r.type is A.RIICHI:

@@ -3,6 +3,8 @@
 * :mod:`.options` — :class:`TaiwanOptions` / :class:`TaiValues` (spec §9b);
 * :mod:`.tai` — the tai table (§5, §6) and payments (TW-13), pure functions over a hand;
 * :mod:`.hand` — the hand line (``python -m engine score "... ruleset=taiwan16"``);
+* :mod:`.table` — :class:`~engine.rules.taiwan16.table.TaiwanTable`, the table hooks (wall, flowers,
+  declared tenpai, calls, payments; TW-2 … TW-14);
 * :mod:`.ruleset` — the :class:`Taiwan16` ruleset.
 """
 

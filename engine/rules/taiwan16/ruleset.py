@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.hand.shanten import ShantenCalculator
 from engine.notation import HandSpec
@@ -86,7 +86,12 @@ class Taiwan16(TaiwanTable, Ruleset):
         winds = ("East", "East and South", "East, South, West", "all four winds")
         aliases = {1: ("tonpuu",), 2: ("hanchan",)}
         return tuple(
-            GameLength(f"{r}-round{'s' if r > 1 else ''}", f"{r} round{'s' if r > 1 else ''} ({winds[r - 1]})", {"tw": {"rounds": r}}, aliases.get(r, ()))
+            GameLength(
+                f"{r}-round{'s' if r > 1 else ''}",
+                f"{r} round{'s' if r > 1 else ''} ({winds[r - 1]})",
+                {"tw": {"rounds": r}},
+                aliases.get(r, ()),
+            )
             for r in [self.tw.rounds] + [r for r in (1, 2, 3, 4) if r != self.tw.rounds]
         )
 
@@ -121,7 +126,3 @@ class Taiwan16(TaiwanTable, Ruleset):
     def score(self, spec: HandSpec) -> ScoreResult:
         """Tai items, total and payments of a winning hand (TW-13, §5)."""
         return score_spec(spec, self)
-
-    def with_tw(self, **changes: Any) -> Taiwan16:
-        """A copy with some ``taiwan16.*`` options changed."""
-        return replace(self, tw=self.tw.with_(**changes))

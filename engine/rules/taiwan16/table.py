@@ -143,7 +143,7 @@ class TaiwanTable(TableHooks):
     def deal(self, g: Game) -> Deal:
         tiles = [i for i, c in enumerate(g.tileset.codes) if c >= 0]
         wall = shuffled(tiles, g.seed, g.hand_index)
-        return build_deal(wall, g._codes, dealer=g.dealer, dice=hand_dice(g.seed, g.hand_index), players=g.players)
+        return build_deal(wall, g.codes, dealer=g.dealer, dice=hand_dice(g.seed, g.hand_index), players=g.players)
 
     def east_seat(self, g: Game) -> int:
         """TW-5: the seat whose wall the dealer's roll breaks ((s − 1) mod 4 seats after the dealer)."""
@@ -193,14 +193,14 @@ class TaiwanTable(TableHooks):
             and st.turns == 0
             and not st.melds
             and not st.riichi
-            and g._calc.shanten(st.counts) == 0
+            and g.calc.shanten(st.counts) == 0
         ):
             state.window = "tenting"
             offer = [Action(A.RIICHI, seat), Action(A.PASS, seat)]
         if offer:
             open_turn_window(g, seat, offer)
         else:
-            g._draw(seat)
+            g.draw(seat)
 
     def resolve_turn_claim(self, g: Game, action: Action) -> None:
         """The seat answered its window: 天聴 declared (then the draw), the last tile taken, or
@@ -214,7 +214,7 @@ class TaiwanTable(TableHooks):
             state.haitei_passes += 1
             g.seats[seat].furiten_temp = False  # its turn came (TW-10)
             if state.haitei_passes >= g.players:
-                g._exhaustive()
+                g.exhaustive_draw()
             else:
                 self.start_turn(g, (seat + 1) % g.players)
             return
@@ -223,7 +223,7 @@ class TaiwanTable(TableHooks):
         elif action.type is A.RIICHI:
             g.seats[seat].riichi = 2  # declared: the hand is fixed as after 地聴 (TW-12)
             state.heaven = state.heaven | {seat}
-        g._draw(seat)
+        g.draw(seat)
 
     def _must_discard_drawn(self, g: Game) -> bool:
         """TW-11 haitei_pass: whoever takes the last tile and cannot win must discard it."""
@@ -232,20 +232,20 @@ class TaiwanTable(TableHooks):
     def turn_actions(self, g: Game, seat: int, actions: list[Action]) -> list[Action]:
         if not self._must_discard_drawn(g):
             return actions
-        drawn = g._codes[g.drawn]
+        drawn = g.codes[g.drawn]
         return [a for a in actions if a.type is A.TSUMO or (a.type is A.DISCARD and a.tile == drawn)]
 
     def turn_check(self, g: Game, seat: int, a: Action) -> bool | None:
         if a.type is A.RIICHI and (g.after_call or self._must_discard_drawn(g)):
             return None  # listed in full: after a call by after_call_actions, never on the last tile
         if a.type is A.DISCARD and self._must_discard_drawn(g):
-            return a.seat == seat and a.tile == g._codes[g.drawn]
+            return a.seat == seat and a.tile == g.codes[g.drawn]
         return super().turn_check(g, seat, a)
 
     # ------------------------------------------------------------------ drawing and flowers
 
     def draw_tile(self, g: Game, seat: int, rinshan: bool) -> tuple[int, bool] | None:
-        codes = g._codes
+        codes = g.codes
         st = g.seats[seat]
         state = self._state(g)
         if not rinshan and g.live_pos == 0:
@@ -269,7 +269,7 @@ class TaiwanTable(TableHooks):
         while True:
             if replacement:
                 if g.live_left <= 0:
-                    g._exhaustive()  # a replacement is due and the wall is empty (TW-11)
+                    g.exhaustive_draw()  # a replacement is due and the wall is empty (TW-11)
                     return None
                 g.live_end -= 1
                 t = g.live[g.live_end]
@@ -294,7 +294,7 @@ class TaiwanTable(TableHooks):
     def _add(self, g: Game, seat: int, t: int) -> None:
         st = g.seats[seat]
         st.tiles.append(t)
-        st.counts[g._codes[t]] += 1
+        st.counts[g.codes[t]] += 1
 
     def _flower_winner(self, g: Game) -> int:
         """TW-14: the seat that wins by flowers now (all eight out, it holds seven or eight), or −1."""
@@ -317,7 +317,7 @@ class TaiwanTable(TableHooks):
         from engine.table.game import HandResult, WinResult
 
         st = g.seats[seat]
-        codes = g._codes
+        codes = g.codes
         mine = list(st.kita)
         payer = -1
         if len(mine) == N_FLOWERS:
@@ -347,7 +347,7 @@ class TaiwanTable(TableHooks):
         for s in range(g.players):
             g.scores[s] += deltas[s]
         dealer_won = seat == g.dealer
-        g._end_hand(
+        g.end_hand(
             HandResult(
                 g.round_wind,
                 g.hand_number,
@@ -362,12 +362,12 @@ class TaiwanTable(TableHooks):
         )
 
     def _melds(self, g: Game, seat: int) -> list[Meld]:
-        return [Meld(m.type, tuple(g._codes[t] for t in m.tiles)) for m in g.seats[seat].melds]
+        return [Meld(m.type, tuple(g.codes[t] for t in m.tiles)) for m in g.seats[seat].melds]
 
     def after_kan(self, g: Game, seat: int) -> None:
         """TW-7: the kong's replacement comes from the tail (no dead wall)."""
         self._state(g).replacement = "kong"
-        g._draw(seat, rinshan=True)
+        g.draw(seat, rinshan=True)
 
     # ------------------------------------------------------------------ waits, furiten, wins
 
@@ -381,7 +381,7 @@ class TaiwanTable(TableHooks):
 
     def tenpai_at_draw(self, g: Game, seat: int) -> bool:
         c = g.seats[seat].counts
-        return sum(c) % 3 == 1 and g._calc.is_tenpai(c)
+        return sum(c) % 3 == 1 and g.calc.is_tenpai(c)
 
     # ------------------------------------------------------------------ turn actions
 
@@ -406,17 +406,17 @@ class TaiwanTable(TableHooks):
         """TW-12: after declaring, a concealed kong of the drawn fourth tile that keeps the winning tiles."""
         before = list(g.seats[seat].counts)
         before[kind] -= 1
-        waits = g._calc.waits(before)
+        waits = g.calc.waits(before)
         if not waits:
             return False
         after = list(before)
         after[kind] -= 3
-        return tuple(g._calc.waits(after)) == tuple(waits)
+        return tuple(g.calc.waits(after)) == tuple(waits)
 
     def riichi_kakan_ok(self, g: Game, seat: int, kind: int) -> bool:
         """TW-12: after declaring, the drawn tile may be added to a pon (the hand does not change)."""
         st = g.seats[seat]
-        return any(m.type is MeldType.PON and g._codes[m.tiles[0]] == kind for m in st.melds)
+        return any(m.type is MeldType.PON and g.codes[m.tiles[0]] == kind for m in st.melds)
 
     def after_call_actions(self, g: Game, seat: int) -> list[Action]:
         """TW-8: a kong may be made after a chi/pon before discarding (unless the house rule
@@ -426,18 +426,18 @@ class TaiwanTable(TableHooks):
         if not self.tw.no_kong_before_discard_after_call and self.kan_allowed(g, seat):
             out += [Action(A.ANKAN, seat, k) for k in range(34) if st.counts[k] == 4]
             for m in st.melds:
-                k = g._codes[m.tiles[0]]
+                k = g.codes[m.tiles[0]]
                 if m.type is MeldType.PON and st.counts[k]:
                     out.append(Action(A.KAKAN, seat, k))
-        if self.riichi_allowed(g, seat) and g._calc.shanten(st.counts) <= 0:
-            codes = sorted({g._codes[t] for t in st.tiles} - st.kuikae)
+        if self.riichi_allowed(g, seat) and g.calc.shanten(st.counts) <= 0:
+            codes = sorted({g.codes[t] for t in st.tiles} - st.kuikae)
             out += [Action(A.RIICHI, seat, c) for c in codes if self.riichi_discard_ok(g, seat, c)]
         return out
 
     def after_call_forbidden(self, g: Game, seat: int, call: Action, forbidden: frozenset[int]) -> frozenset[int]:
         """No kuikae; the house rule ``no_discard_same_as_called`` forbids the called kind."""
         if self.tw.no_discard_same_as_called:
-            return frozenset({g._codes[g.last_discard]})
+            return frozenset({g.codes[g.last_discard]})
         return frozenset()
 
     # ------------------------------------------------------------------ calls
@@ -447,14 +447,14 @@ class TaiwanTable(TableHooks):
         last discard (TW-11: only a win may claim it)."""
         st = g.seats[seat]
         out: list[Action] = []
-        k = g._codes[tile]
+        k = g.codes[tile]
         c34 = st.counts
         chi_seat = seat == (discarder + 1) % g.players and k < 27
         if c34[k] < 2 and not chi_seat:
             return out  # nothing to pon or kong, and not the seat that may chi
         if st.riichi or g.live_left <= self.reserve(g) or self._dealt_flower_winner(g, seat):
             return out
-        if self.tw.no_call_own_discard_kind_same_round and st.river and g._codes[st.river[-1]] == k:
+        if self.tw.no_call_own_discard_kind_same_round and st.river and g.codes[st.river[-1]] == k:
             return out
         forbid = {k} if self.tw.no_discard_same_as_called else set()
         if c34[k] >= 2 and has_discard_after(g, st, forbid, (k, k)):
@@ -500,7 +500,7 @@ class TaiwanTable(TableHooks):
         st = g.seats[seat]
         out = self._base_options(g, seat)
         if st.kita:
-            out["flowers"] = format_tiles([g._codes[t] for t in st.kita])
+            out["flowers"] = format_tiles([g.codes[t] for t in st.kita])
         if st.riichi:
             heaven = seat in self._state(g).heaven
             out["tenpai"] = "heaven" if heaven else "earth" if st.riichi == 2 else "declared"

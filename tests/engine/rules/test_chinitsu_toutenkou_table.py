@@ -25,7 +25,7 @@ A = ActionType
 def ruleset(**ct: object) -> ChinitsuToutenkou:
     rs = find_ruleset("chinitsu_toutenkou")
     assert isinstance(rs, ChinitsuToutenkou)
-    return rs.with_ct(suit="s", **ct)
+    return rs.with_options(ct=dict(suit="s", **ct))
 
 
 def scripted(hands: list[str], draws: str = "", *, seed: int = 0, **ct: object) -> Game:
@@ -106,7 +106,7 @@ def test_ct_d1_extraction_from_the_nuki_block_is_not_a_call() -> None:
 def test_ct_a3_extracted_gari_scored_at_the_table() -> None:
     g = scripted(["1m234s567s888s112z", *OTHERS], "9s")
     g.play(Action(A.KITA, 0, parse_kind("1m")))
-    spec = g._spec(0, g.drawn, tsumo=True)
+    spec = g.win_spec(0, g.drawn, tsumo=True)
     assert spec.options["nuki"] == "1m"
 
 
@@ -258,7 +258,7 @@ def test_ct_c5_added_white_robbed_only_by_a_wait_on_the_pon_kind() -> None:
     g = Game(ruleset(), seed=11)
     # seat 1 made a pon of East and adds a White; seat 2 waits on South only (and White)
     east, white, south = parse_kind("1z"), parse_kind("5z"), parse_kind("2z")
-    ids = {c: [i for i, x in enumerate(g._codes) if x == c] for c in (east, white)}
+    ids = {c: [i for i, x in enumerate(g.codes) if x == c] for c in (east, white)}
     from engine.table.game import TableMeld
 
     g.seats[1].melds = [TableMeld(MeldType.KAKAN, (ids[east][0], ids[east][1], ids[white][0], ids[white][1]))]
@@ -379,7 +379,7 @@ def test_ct_h2_selfplay_1000_two_hand_games_conserve_tiles_points_and_pass_the_d
             check_tiles(g)
 
     for suit in ("p", "s"):
-        rs = ruleset(table_hands=2).with_ct(suit=suit)
+        rs = ruleset(table_hands=2).with_options(ct=dict(suit=suit))
         for seed in range(500):
             g = play_random(rs, seed, agent=agent, on_step=conservation, max_steps=2000)
             assert g.over and not g.truncated and len(g.results) == 2
@@ -401,7 +401,7 @@ def test_ct_c6_the_table_calculator_answers_like_the_hand_calculator() -> None:
     from engine.hand.wildcard import ToutenkouCalculator
 
     for suit in ("p", "s"):
-        rs = ruleset(table_hands=1).with_ct(suit=suit)
+        rs = ruleset(table_hands=1).with_options(ct=dict(suit=suit))
         table = rs.shanten_calculator()
         plain = ToutenkouCalculator(rs.ct.suit_base)
         other = 18 if suit == "p" else 9
@@ -450,7 +450,7 @@ def test_ct_b1_a_souzu_game_reloaded_from_its_saved_options_keeps_the_souzu_tile
     assert isinstance(rs, ChinitsuToutenkou) and rs.ct.suit == "s"
     # CT-B1: 1m 5m 9m, the seven honours and 1s-9s; pinzu and the other manzu are not in the set
     assert rs.removed_kinds == frozenset({1, 2, 3, 5, 6, 7, *range(9, 18)})
-    assert rs == base.with_ct(suit="s")
+    assert rs == ChinitsuToutenkou(ct=CtOptions(suit="s"))  # built directly, __post_init__ deriving the rest
     g = Game(rs, seed=4)
     _play_some(g, 40)
     again = Game.from_dict(json.loads(json.dumps(g.to_dict())))
@@ -518,7 +518,7 @@ def _give(g: Game, seat: int, text: str) -> None:
     """Give a seat exactly these concealed tiles (for a hook test; other seats are not adjusted)."""
     ids: list[int] = []
     for c in parse_tiles(text):
-        ids.append(next(i for i, x in enumerate(g._codes) if x == c and i not in ids))
+        ids.append(next(i for i, x in enumerate(g.codes) if x == c and i not in ids))
     st = g.seats[seat]
     st.tiles = ids
     st.counts = counts_of(parse_tiles(text))
@@ -533,7 +533,7 @@ def test_ct_c5_all_kakan_scope_keeps_number_kakans_from_being_robbed() -> None:
     # rob an added kan of a number tile; the default reads it for added Whites only
     for scope, robbed in (("white_kakan", True), ("all_kakan", False)):
         g = Game(ruleset(white_chankan_scope=scope), seed=11)
-        quad = tuple(i for i, x in enumerate(g._codes) if x == parse_kind("4s"))[:4]
+        quad = tuple(i for i, x in enumerate(g.codes) if x == parse_kind("4s"))[:4]
         g.seats[1].melds = [TableMeld(MeldType.KAKAN, quad, quad[3], 0)]
         _give(g, 2, "23s567s888s111z22z")  # waits 1s-4s
         assert parse_kind("4s") in g.seats[2].waits

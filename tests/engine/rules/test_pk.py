@@ -18,11 +18,11 @@ from engine.rules.pk import (
     NO_COMMON_YAKU,
     PkOptions,
     PkRuleset,
-    _closure,
     analyse,
     first_call,
     table_base,
 )
+from engine.rules.pk.yaku import _closure
 from engine.scoring import score_line
 from engine.scoring.result import settle
 from engine.tiles import parse_kind
@@ -149,7 +149,7 @@ def test_pk_0_2_bazoro_two_han_added_to_every_hand() -> None:
     # with pk.bazoro = 0 a 3-han hand reads the 3 翻 row (1000) instead of the 5 翻 row (4000)
     line = "123m11z23s456p789s ron 1s riichi dora=4z"  # riichi 1 + dora 2
     assert pk(line)["points"] == 4000
-    assert pk(line, find_ruleset("pk").with_pk(bazoro=0))["points"] == 1000  # type: ignore[attr-defined]
+    assert pk(line, find_ruleset("pk").with_options(pk=dict(bazoro=0)))["points"] == 1000
 
 
 def test_pk_0_4_multiple_yakuman_stack() -> None:
@@ -230,7 +230,7 @@ def test_pk_d4_situational_yaku_do_not_qualify_but_score() -> None:
     r = pk("123m456p789s23s11z ron 1s riichi ippatsu")
     assert r["common_yaku"] == ["riichi"] and names(r) == {"riichi", "ippatsu"}
     # option pk.situational_yaku_qualify (A1): then haitei, common to every wait, is a basis
-    opt = find_ruleset("pk").with_pk(situational_yaku_qualify=True)  # type: ignore[attr-defined]
+    opt = find_ruleset("pk").with_options(pk=dict(situational_yaku_qualify=True))
     assert pk("123m456p789s23s11z tsumo 1s haitei", opt)["agari"] is True
     assert invalid(pk("123m456p789s23s11z tsumo 1s", opt))  # menzen tsumo never (PK-3)
 
@@ -531,7 +531,7 @@ def test_pk_4_union_over_decompositions_is_the_default() -> None:
     assert find_ruleset("pk").pk.common_mode == "union"  # type: ignore[attr-defined]
     # E24's 2m has two readings (678m ×2 + 99m, or 789m ×2 + 66m), both with iipeikou: valid in
     # either mode; E29 has no common yaku in either mode.
-    best = find_ruleset("pk").with_pk(common_mode="best")  # type: ignore[attr-defined]
+    best = find_ruleset("pk").with_options(pk=dict(common_mode="best"))
     assert pk("22m66778899m678s ron 2m", best)["agari"] is True
     assert invalid(pk("22233344s55567p ron 1s", best))
 
@@ -544,7 +544,7 @@ def test_pk_4_best_mode_keeps_only_the_scored_reading() -> None:
     union = pk(line)
     assert union["agari"] is True and union["common_yaku"] == ["iipeikou"]
     assert {"iipeikou", "sanankou", "toitoi"} <= waits(union)["9m"]
-    best = pk(line, find_ruleset("pk").with_pk(common_mode="best"))  # type: ignore[attr-defined]
+    best = pk(line, find_ruleset("pk").with_options(pk=dict(common_mode="best")))
     assert invalid(best) and waits(best)["9m"] == {"sanankou", "toitoi"} and waits(best)["4s"] == {"iipeikou"}
 
 
@@ -617,7 +617,7 @@ def test_pk_12_tenhou_needs_every_tile_as_the_last_one() -> None:
     line = "2333m456p678s345s tsumo 4m seat=E tenhou"
     r = pk(line)
     assert r["agari"] is False and r["last_tile_ok"]["4m"] is False and r["last_tile_ok"]["2m"] is True
-    lenient = find_ruleset("pk").with_pk(tenhou_check="lenient")  # type: ignore[attr-defined]
+    lenient = find_ruleset("pk").with_options(pk=dict(tenhou_check="lenient"))
     assert pk(line, lenient)["yaku"] == [{"name": "tenhou", "han": 13}]
 
 

@@ -191,7 +191,7 @@ def test_pk_12_tenhou_refused_when_some_tile_as_the_last_fails() -> None:
     g = scripted_game(PK, ["2333m456p678s345s", *OTHERS], "4m")
     assert A.TSUMO not in kinds(g, 0)
     assert A.TSUMO in kinds(scripted_game(RIICHI, ["2333m456p678s345s", *OTHERS], "4m"), 0)
-    lenient = PK.with_pk(tenhou_check="lenient")  # type: ignore[attr-defined]
+    lenient = PK.with_options(pk=dict(tenhou_check="lenient"))
     assert A.TSUMO in kinds(scripted_game(lenient, ["2333m456p678s345s", *OTHERS], "4m"), 0)
 
 
@@ -299,7 +299,7 @@ def _before_furiten_riichi(rs: Ruleset) -> Game:
 def test_pk_options_allow_furiten_riichi() -> None:
     riichi_9p = Action(A.RIICHI, 0, parse_kind("9p"))
     assert riichi_9p in _before_furiten_riichi(PK).legal_actions(0)  # A10 default: allowed
-    strict = PK.with_pk(allow_furiten_riichi=False)  # type: ignore[attr-defined]
+    strict = PK.with_options(pk=dict(allow_furiten_riichi=False))
     g = _before_furiten_riichi(strict)
     assert riichi_9p not in g.legal_actions(0)
     assert A.RIICHI not in kinds(g, 0)

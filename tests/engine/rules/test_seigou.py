@@ -743,11 +743,11 @@ def test_r_5_1_seigou_riichi_on_turns_1_to_17_only() -> None:
 
 
 def test_r_5_1_seigou_riichi_last_turn_option_replaces_the_live_wall_rule() -> None:
-    rs = SEIGOU.with_seigou(riichi_last_turn=18)
+    rs = SEIGOU.with_options(seigou=dict(riichi_last_turn=18))
     g = game((RIICHI_E, PLAIN[1], PLAIN[2], PLAIN[3]), rs=rs, avoid=("5z",))
     turns(g, 68)
     assert draw(g) == E and g.live_left == 3 and A.RIICHI in legal_types(g, E)  # base would need 4
-    rs5 = SEIGOU.with_seigou(riichi_last_turn=5)
+    rs5 = SEIGOU.with_options(seigou=dict(riichi_last_turn=5))
     g = game((RIICHI_E, PLAIN[1], PLAIN[2], PLAIN[3]), rs=rs5, avoid=("5z",))
     turns(g, 16)
     assert draw(g) == E and turns_taken(g, E) == 5 and A.RIICHI in legal_types(g, E)
@@ -778,7 +778,7 @@ def test_r_4_8_seigou_suukaikan_right_after_the_fourth_kan() -> None:
 
 
 def test_r_4_8_seigou_suukaikan_option_off_continues_with_no_fifth_kan() -> None:
-    g = _three_kans(SEIGOU.with_seigou(suukaikan=False))
+    g = _three_kans(SEIGOU.with_options(seigou=dict(suukaikan=False)))
     assert not g.results and g.current == S and len(g.kans) == 4
     assert not g.ruleset.kan_allowed(g, S)
 
@@ -881,7 +881,7 @@ def test_r_6_4_seigou_temporary_furiten_ends_at_the_own_next_discard() -> None:
 
 
 def test_sg_d4_a1_claim_window_last_discard_only() -> None:
-    rs = SEIGOU.with_seigou(claim_window="last_discard_only")
+    rs = SEIGOU.with_options(seigou=dict(claim_window="last_discard_only"))
     n_hand = "33s55z88m79m1p4p7p2s9s"
     g = game((PLAIN[0], PLAIN[1], PLAIN[2], n_hand), {20: "3s", 21: "5z", 22: "8m"}, rs=rs, avoid=("3s5z8m",))
     turns(g, 23)
@@ -889,7 +889,7 @@ def test_sg_d4_a1_claim_window_last_discard_only() -> None:
 
 
 def test_sg_6_a4_kan_dora_timing_next_discard_option() -> None:
-    rs = SEIGOU.with_seigou(kan_dora_timing="next_discard")
+    rs = SEIGOU.with_options(seigou=dict(kan_dora_timing="next_discard"))
     g = game(("1469m1469p1469s7z", "777z1469m1469p25s", PLAIN[2], "258m258p258s4z6z1z3z"), {0: "2z"}, rs=rs)
     play(g, "0d7z")
     pass_windows(g)
@@ -900,13 +900,13 @@ def test_sg_6_a4_kan_dora_timing_next_discard_option() -> None:
 
 
 def test_sg_8_a11_houtei_on_chankan_turn18_option_off() -> None:
-    g = _chankan_18(SEIGOU.with_seigou(houtei_on_chankan_turn18=False))
+    g = _chankan_18(SEIGOU.with_options(seigou=dict(houtei_on_chankan_turn18=False)))
     play(g, "2h")
     assert yaku_names(g.results[0]) == {"chankan"}
 
 
 def test_sg_7_turns_per_player_option() -> None:
-    g = game(PLAIN, rs=SEIGOU.with_seigou(turns_per_player=6))
+    g = game(PLAIN, rs=SEIGOU.with_options(seigou=dict(turns_per_player=6)))
     seq = []
     while not g.results:
         seq.append(turn(g))

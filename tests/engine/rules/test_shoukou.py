@@ -16,7 +16,7 @@ import pytest
 from engine.notation import MeldType, parse_hand
 from engine.rules import find_ruleset
 from engine.rules.shoukou import ShoukouRuleset
-from engine.rules.shoukou_moves import (
+from engine.rules.shoukou.moves import (
     ankan_options,
     chi_options,
     daiminkan_options,
@@ -25,8 +25,8 @@ from engine.rules.shoukou_moves import (
     pon_options,
     wait_set,
 )
-from engine.rules.shoukou_options import ShoukouOptions
-from engine.rules.shoukou_scoring import shift_targets
+from engine.rules.shoukou.options import ShoukouOptions
+from engine.rules.shoukou.scoring import shift_targets
 from engine.scoring import score_line
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game

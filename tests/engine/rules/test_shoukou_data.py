@@ -9,7 +9,7 @@ from engine.notation import parse_hand
 from engine.rules import find_ruleset
 from engine.rules.options import MAJIANG
 from engine.rules.shoukou import ShoukouRuleset
-from engine.rules.shoukou_options import ShoukouOptions
+from engine.rules.shoukou.options import ShoukouOptions
 from tests.engine.datasets import kobalab_cases
 
 
@@ -74,7 +74,7 @@ def _summary(interps: list) -> list:  # type: ignore[type-arg]
 def test_sk_10_direct_valuation_equals_the_yaku_objects_on_every_interpretation() -> None:
     """The direct per-interpretation valuation (speed) and the yaku objects (reference) agree on
     every interpretation of 2,000 kobalab hands, transformations on."""
-    from engine.rules.shoukou_scoring import interpretations
+    from engine.rules.shoukou.scoring import interpretations
 
     on = ShoukouRuleset(options=MAJIANG)
     bad = []

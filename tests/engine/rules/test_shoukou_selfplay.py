@@ -14,8 +14,8 @@ from collections import Counter
 
 from engine.hand.decompose import decompositions
 from engine.rules import find_ruleset
-from engine.rules.shoukou_moves import chi_options, chi_possible, meld_sets_of, wait_set
-from engine.rules.shoukou_scoring import shift_targets
+from engine.rules.shoukou.moves import chi_options, chi_possible, meld_sets_of, wait_set
+from engine.rules.shoukou.scoring import shift_targets
 from engine.table.actions import ActionType as A
 from engine.table.game import Game
 from engine.tiles import RED, YAOCHU, counts_of, parse_tiles
@@ -104,9 +104,9 @@ def test_sk_11_wait_sets_and_call_filters_match_the_definitions_on_selfplay_hand
             st = g.seats[s]
             if g.over or a.type not in (A.DISCARD, A.RIICHI):
                 continue
-            sets = meld_sets_of(m.effective or tuple(g._codes[t] & ~RED for t in m.tiles) for m in st.melds)
-            item = (list(st.counts), sets, [g._codes[t] for t in st.tiles])
-            (near if g._calc.shanten(st.counts) <= 1 else far).append(item)
+            sets = meld_sets_of(m.effective or tuple(g.codes[t] & ~RED for t in m.tiles) for m in st.melds)
+            item = (list(st.counts), sets, [g.codes[t] for t in st.tiles])
+            (near if g.calc.shanten(st.counts) <= 1 else far).append(item)
     # and closed hands of the shapes self-play seldom reaches: seven pairs (one moved), kokushi,
     # honour pairs that are no standard hand
     for text in ("1133557799m11p2p", "1144m2277p3399s5z", "19m19p19s1234567z", "19m19p9s12345677z", "112233z123m456p7s"):

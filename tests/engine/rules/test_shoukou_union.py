@@ -20,7 +20,7 @@ from engine.notation import parse_hand
 from engine.rules import find_ruleset
 from engine.rules.options import MAJIANG
 from engine.rules.shoukou import ShoukouRuleset
-from engine.rules.shoukou_options import ShoukouOptions
+from engine.rules.shoukou.options import ShoukouOptions
 from engine.scoring import score_line
 from engine.table.game import Game
 from tests.engine.datasets import kobalab_cases

@@ -108,7 +108,7 @@ def test_tw_1_the_wall_has_144_tiles_with_eight_flowers() -> None:
     assert taiwan_tileset(flowers=False).size == 136
     g = Game(RS, seed=3)
     assert sorted(all_tiles(g)) == list(range(144))
-    g = Game(RS.with_tw(flowers=False), seed=3)
+    g = Game(RS.with_options(tw=dict(flowers=False)), seed=3)
     assert sorted(all_tiles(g)) == list(range(136))
 
 
@@ -155,9 +155,9 @@ def test_tw_5_seat_wind_is_the_broken_walls_owner_dice_14_makes_the_dealers_righ
     # The spec's example: the dealer rolls 14 → seat 2 counting the dealer as 1: its shimocha.
     g = Game(RS, seed=5)
     g.hand_index = 1  # a later hand: the dealer's own roll decides
-    g.deal = build_deal(list(range(144)), g._codes, dealer=0, dice=(6, 5, 3))
+    g.deal = build_deal(list(range(144)), g.codes, dealer=0, dice=(6, 5, 3))
     assert RS.east_seat(g) == 1
-    assert RS.with_tw(seat_wind_mode="dealer_east").east_seat(g) == 0
+    assert RS.with_options(tw=dict(seat_wind_mode="dealer_east")).east_seat(g) == 0
 
 
 def test_tw_2_seat_zero_is_the_first_dealer_in_the_east_round() -> None:
@@ -185,14 +185,14 @@ def test_tw_8_kong_right_after_a_pon_before_discarding_is_allowed_by_default() -
     g = scripted(hands, draws="9m")
     run(g, "0d9m 1p99m")
     assert Action(A.ANKAN, 1, 19) in g.legal_actions(1)
-    g = scripted(hands, draws="9m", rs=RS.with_tw(no_kong_before_discard_after_call=True))
+    g = scripted(hands, draws="9m", rs=RS.with_options(tw=dict(no_kong_before_discard_after_call=True)))
     run(g, "0d9m 1p99m")
     assert all(a.type is A.DISCARD for a in g.legal_actions(1))
 
 
 def test_tw_8_house_rule_no_discard_same_as_called() -> None:
     hands = [J0, "2s2s2s1z2z3z4z5z6z7z5m8m2p5p8p1m", J2, J3]
-    g = scripted(hands, draws="2s", rs=RS.with_tw(no_discard_same_as_called=True))
+    g = scripted(hands, draws="2s", rs=RS.with_options(tw=dict(no_discard_same_as_called=True)))
     run(g, "0d2s 1p22s")
     assert Action(A.DISCARD, 1, 19) not in g.legal_actions(1)
     g = scripted(hands, draws="2s")
@@ -203,7 +203,7 @@ def test_tw_8_house_rule_no_discard_same_as_called() -> None:
 def test_tw_8_house_rule_no_call_own_discard_kind_same_round() -> None:
     hands = [J0, "2s2s2s1z2z3z4z5z6z7z5m8m2p5p8p1m", "2s3m6m9m3p6p9p3s6s9s1z2z3z4z5z6z", J3]
     for rule, offered in ((True, False), (False, True)):
-        g = scripted(hands, draws="9m" + "4s" + "7s", rs=RS.with_tw(no_call_own_discard_kind_same_round=rule))
+        g = scripted(hands, draws="9m" + "4s" + "7s", rs=RS.with_options(tw=dict(no_call_own_discard_kind_same_round=rule)))
         run(g, "0d9m 1d2s")
         g.play(Action(A.DISCARD, 2, 19))  # seat 2 throws the kind seat 1 threw this go-around
         assert (Action(A.PON, 1, -1, (19, 19)) in g.legal_actions(1)) is offered
@@ -214,7 +214,7 @@ def test_tw_8_several_winners_head_bump_by_default_or_all() -> None:
     g = scripted([J0, W, w2, J3], draws="5s")
     run(g, "0d5s 1h 2h")
     assert [w.seat for w in g.results[-1].wins] == [1]  # the first in turn order after the discarder
-    g = scripted([J0, W, w2, J3], draws="5s", rs=RS.with_tw(multi_win="all"))
+    g = scripted([J0, W, w2, J3], draws="5s", rs=RS.with_options(tw=dict(multi_win="all")))
     run(g, "0d5s 1h 2h")
     r = g.results[-1]
     assert [w.seat for w in r.wins] == [1, 2] and r.deltas[0] == -(r.deltas[1] + r.deltas[2])
@@ -288,15 +288,15 @@ def _step(g: Game) -> None:
 
 def test_tw_11_reserve_options() -> None:
     for mode, left in (("none", 0), ("fixed16", 16)):
-        g = scripted([J0, J1, J2, J3], rs=RS.with_tw(reserve=mode))
+        g = scripted([J0, J1, J2, J3], rs=RS.with_options(tw=dict(reserve=mode)))
         lefts: list[int] = []
         while not g.results:
             lefts.append(g.live_left)
             _step(g)
         assert min(lefts) == left
-    g = Game(RS.with_tw(reserve="plus_one_per_kong"), seed=1)
+    g = Game(RS.with_options(tw=dict(reserve="plus_one_per_kong")), seed=1)
     g.kans.extend([0, 2])
-    assert RS.with_tw(reserve="plus_one_per_kong").reserve(g) == 18
+    assert RS.with_options(tw=dict(reserve="plus_one_per_kong")).reserve(g) == 18
 
 
 PAIRS = "3m3m6m6m9m9m3p3p6p6p9p9p3s3s6s6s"  # pairs of kinds J3 holds one of
@@ -316,7 +316,7 @@ def test_tw_11_only_a_win_may_claim_the_last_discard() -> None:
 
 def test_tw_11_a_kong_on_the_last_tile_is_replaced_from_the_reserve() -> None:
     # A8: replacement draws may come from the reserve while any tile remains.
-    g = scripted([J0, J1, J3, "3333m6m9m9p5s7s1z2z3z4z5z6z7z"], rs=RS.with_tw(flowers=False))
+    g = scripted([J0, J1, J3, "3333m6m9m9p5s7s1z2z3z4z5z6z7z"], rs=RS.with_options(tw=dict(flowers=False)))
     _until(g, lambda: g.phase is Phase.TURN and g.live_left == 16)
     assert g.current == 3 and Action(A.ANKAN, 3, 2) in g.legal_actions(3)
     g.play(Action(A.ANKAN, 3, 2))
@@ -327,11 +327,11 @@ def test_tw_11_a_kong_on_the_last_tile_is_replaced_from_the_reserve() -> None:
 
 # reserve "none" and no flowers: the wall's very last tile (the first of ``tail``) is the last
 # normal draw, and it is seat 3's (71 draws after the dealer's 17th).
-LAST = RS.with_tw(flowers=False, reserve="none")
+LAST = RS.with_options(tw=dict(flowers=False, reserve="none"))
 
 
 def test_tw_11_haitei_pass_four_passes_draw_the_hand() -> None:
-    g = scripted([J0, J1, J2, J3], rs=RS.with_tw(haitei_pass=True))
+    g = scripted([J0, J1, J2, J3], rs=RS.with_options(tw=dict(haitei_pass=True)))
     _until(g, lambda: g.phase is Phase.CLAIM)
     asked: list[int] = []
     while not g.results:
@@ -345,7 +345,7 @@ def test_tw_11_haitei_pass_four_passes_draw_the_hand() -> None:
 
 
 def test_tw_11_haitei_pass_the_taker_wins_or_discards_it() -> None:
-    g = scripted([J0, W, J2, J3], tail="5s", rs=LAST.with_tw(haitei_pass=True))
+    g = scripted([J0, W, J2, J3], tail="5s", rs=LAST.with_options(tw=dict(haitei_pass=True)))
     _until(g, lambda: g.phase is Phase.CLAIM)
     run(g, "3x 0x 1w")  # seats 3 and 0 pass the last tile on; seat 1 takes it: 5s
     assert set(g.legal_actions(1)) == {Action(A.TSUMO, 1), Action(A.DISCARD, 1, 22)}
@@ -366,7 +366,7 @@ def test_tw_11_without_haitei_pass_the_last_tile_is_simply_drawn() -> None:
 
 def test_tw_t14_last_tile_through_the_table_ron_only_with_haitei_ron() -> None:
     for on, extra in ((False, {}), (True, {"T-14": 1})):
-        g = scripted([J0, W, J2, J3], tail="5s", rs=LAST.with_tw(haitei_ron=on))
+        g = scripted([J0, W, J2, J3], tail="5s", rs=LAST.with_options(tw=dict(haitei_ron=on)))
         _until(g, lambda g=g: g.live_left == 0)
         run(g, "3d5s 1h")  # the last tile's discard
         seat, tai, deltas = last_win(g)
@@ -438,13 +438,13 @@ def test_tw_12_concealed_kong_after_declaring_only_when_the_waits_stay() -> None
 def test_tw_t18_earth_ready_needs_no_call_before_it_by_default() -> None:
     hands = [J0, W, "9m9m3m6m3p6p9p3s6s9s1z2z3z4z5z6z", J3]
     for requires, riichi in ((True, 1), (False, 2)):
-        g = scripted(hands, draws="9m" + "5z" + "6z" + "7z", rs=RS.with_tw(earth_ready_requires_no_calls=requires))
+        g = scripted(hands, draws="9m" + "5z" + "6z" + "7z", rs=RS.with_options(tw=dict(earth_ready_requires_no_calls=requires)))
         run(g, "0d9m 2p99m 2d1z 3d5z 0d6z 1r7z")  # seat 1's first discard, after seat 2's pon
         assert g.seats[1].turns == 1 and g.seats[1].riichi == riichi
 
 
 def test_tw_t19_heaven_ready_declared_before_the_first_draw() -> None:
-    rs = RS.with_tw(tenting=True)
+    rs = RS.with_options(tw=dict(tenting=True))
     g = scripted([J0, W, J2, J3], draws="9m" + "5s", rs=rs)
     assert g.phase is Phase.TURN and g.current == 0  # never the dealer
     run(g, "0d9m")
@@ -469,11 +469,11 @@ def test_tw_t19_heaven_ready_declared_before_the_first_draw() -> None:
 
 def test_tw_t13_win_on_a_flower_or_kong_replacement_through_the_table() -> None:
     for on, extra in ((True, {"T-13": 1}), (False, {})):
-        g = scripted([J0, W, J2, J3], draws="9m" + "1f", tail="5s", rs=RS.with_tw(kong_bloom_on_flower=on))
+        g = scripted([J0, W, J2, J3], draws="9m" + "1f", tail="5s", rs=RS.with_options(tw=dict(kong_bloom_on_flower=on)))
         run(g, "0d9m")  # seat 1 draws 1f, exposes it, takes 5s from the tail
         g.play(Action(A.TSUMO, 1))
         assert last_win(g)[1] == {"T-10": 3, **extra}  # 1f is East's flower, not South's
-    g = scripted([J0, NINES, J1, J3], draws="7z" + "9m", tail="5s", rs=RS.with_tw(kong_bloom_on_flower=False))
+    g = scripted([J0, NINES, J1, J3], draws="7z" + "9m", tail="5s", rs=RS.with_options(tw=dict(kong_bloom_on_flower=False)))
     run(g, "0d7z 1a9m")
     g.play(Action(A.TSUMO, 1))
     assert last_win(g)[1] == {"T-10": 3, "T-13": 1}  # a concealed kong keeps the hand concealed
@@ -619,7 +619,7 @@ def test_tw_3_dealer_rotation_and_continuation_tai_over_a_scripted_game() -> Non
 
 
 def test_tw_3_game_ends_when_the_deal_leaves_the_last_rounds_fourth_dealer() -> None:
-    g = play_random(RS.with_tw(rounds=1), 2, eager=True, max_steps=400000)
+    g = play_random(RS.with_options(tw=dict(rounds=1)), 2, eager=True, max_steps=400000)
     assert g.over and not g.truncated
     last = g.results[-1]
     assert last.hand_number == 3 and last.round_wind == 0
@@ -656,7 +656,7 @@ def test_tw_selfplay_1000_games_finish_with_tile_and_point_conservation() -> Non
     last hand of a one-round game (TW-3: the dealer keeps the deal on a draw, so a game goes on until
     a non-dealer wins); tiles conserved after every action in the first games, points every hand,
     TW-3/TW-13 checked on every hand."""
-    rs = RS.with_tw(rounds=1)
+    rs = RS.with_options(tw=dict(rounds=1))
     hands = 0
     kinds: Counter[str] = Counter()
     for seed in range(1000):
@@ -672,7 +672,7 @@ def test_tw_selfplay_1000_games_finish_with_tile_and_point_conservation() -> Non
 
 
 # Every option away from its default (those the table plays included), for save/reload and copies.
-ODD = RS.with_tw(
+ODD = RS.with_options(tw=dict(
     rounds=1,
     haitei_pass=True,
     tenting=True,
@@ -689,7 +689,7 @@ ODD = RS.with_tw(
     no_discard_same_as_called=True,
     no_call_own_discard_kind_same_round=True,
     tai={"sanankou": 3, "suuankou": 6, "tenhou": 16},
-)
+))
 
 
 def test_taiwan16_game_under_non_default_options_saves_reloads_and_copies() -> None:
@@ -712,7 +712,7 @@ def test_taiwan16_game_under_non_default_options_saves_reloads_and_copies() -> N
 
 
 def test_taiwan16_selfplay_with_the_table_windows_keeps_every_tile() -> None:
-    rs = RS.with_tw(rounds=1, haitei_pass=True, tenting=True)
+    rs = RS.with_options(tw=dict(rounds=1, haitei_pass=True, tenting=True))
     answers: Counter[str] = Counter()
     for seed in range(4):
         g = play_random(rs, 100 + seed, check_every=1, eager=True, max_steps=400000)
@@ -724,7 +724,7 @@ def test_taiwan16_selfplay_with_the_table_windows_keeps_every_tile() -> None:
 
 @pytest.mark.skipif(not os.environ.get("JANTAKU_LONG"), reason="1,000 full games take ~5 min: run with JANTAKU_LONG=1")
 def test_tw_selfplay_1000_games() -> None:
-    rs = RS.with_tw(rounds=1)
+    rs = RS.with_options(tw=dict(rounds=1))
     for seed in range(1000):
         g = play_random(rs, 10_000 + seed, eager=True, max_steps=400000)
         assert g.over and sum(g.scores) == 0

@@ -1,9 +1,5 @@
-"""Ruleset ``seigou`` (整合麻雀 改, shared/rules/seigou.md): every seat gets exactly one tile per go-around.
-
-Scoring is riichi's without rinshan kaihou (SG-6); haitei and houtei are the SG-8 ones, which the
-table expresses with the scorer's existing ``haitei``/``houtei`` flags.
-
-The table is the riichi state machine with these hooks overridden (engine/table/HOOKS.md):
+"""seigou at the table (seigou.md SG-1 … SG-8): the per-hand turn bookkeeping and the table hooks
+the ruleset overrides (engine/table/HOOKS.md).
 
 * turns never skip (SG-D1): turn ``t`` (1-based, counted in :class:`SeigouHand`) belongs to seat
   ``dealer + t - 1`` and is go-around ``(t - 1) // 4 + 1`` (SG-D2);
@@ -13,27 +9,17 @@ The table is the riichi state machine with these hooks overridden (engine/table/
   (``3p55m@1``); its pass means "draw" (SG-D3);
 * a kan ends the turn: no replacement draw, no discard, kan dora at once (SG-5, SG-6, A4);
 * the hand ends when North's last turn is over (SG-7), whatever the wall holds.
-
-Readings chosen where the spec is silent: a 4th kan by a second player on North's last turn ends
-the hand as suukaikan (it comes "right after the 4th kan", before the turn is over);
-``claim_window="last_discard_only"`` keeps the latest discard made since the seat's previous turn
-(after a kan turn, that is the one before it); ``turns_per_player`` below 18 ends the hand earlier
-and ``riichi_last_turn`` past it simply never binds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, cast
 
-from engine.notation import HandSpec, WinContext
-from engine.rules.base import Ruleset, register
-from engine.rules.facts import AiProfile
-from engine.scoring.evaluate import evaluate
-from engine.scoring.result import ScoreResult
-from engine.scoring.yaku import RIICHI_YAKU, Yaku
+from engine.notation import WinContext
+from engine.rules.seigou.options import SeigouOptions
 from engine.table.actions import Action, ActionType
-from engine.table.hooks import claims_of_discard, may_declare_riichi
+from engine.table.hooks import TableHooks, claims_of_discard, may_declare_riichi
 from engine.table.wall import Deal, deal_tail_indicators
 from engine.tiles import RED
 
@@ -41,38 +27,6 @@ if TYPE_CHECKING:
     from engine.table.game import Game
 
 A = ActionType
-
-CLAIM_WINDOWS = ("since_last_turn", "last_discard_only")
-KAN_DORA_TIMINGS = ("immediate", "next_discard")
-
-# §3: rinshan kaihou does not exist (SG-6); every other yaku is riichi's.
-SEIGOU_YAKU: tuple[Yaku, ...] = tuple(y for y in RIICHI_YAKU if y.id != "rinshan")
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SeigouOptions:
-    """seigou.md §6, with the spec's defaults (the ``seigou.`` prefix dropped)."""
-
-    # A1: which discards a seat may claim at the start of its turn: every unclaimed discard made
-    # since its previous turn, or only the one just made.
-    claim_window: str = "since_last_turn"
-    turns_per_player: int = 18  # SG-7 (at most 18: the live wall holds exactly 4 × 18 tiles)
-    riichi_last_turn: int = 17  # §3 / A8: riichi on turns 1..17 only
-    suukaikan: bool = True  # §3: 4 kans by >= 2 players end the hand right after the 4th kan
-    # A4. "next_discard": a daiminkan's or kakan's indicator shows with the next discard made at
-    # the table (an ankan's at once, as R-3.5).
-    kan_dora_timing: str = "immediate"
-    houtei_on_chankan_turn18: bool = True  # A11
-
-    def __post_init__(self) -> None:
-        if self.claim_window not in CLAIM_WINDOWS:
-            raise ValueError(f"seigou.claim_window must be one of {', '.join(CLAIM_WINDOWS)}")
-        if self.kan_dora_timing not in KAN_DORA_TIMINGS:
-            raise ValueError(f"seigou.kan_dora_timing must be one of {', '.join(KAN_DORA_TIMINGS)}")
-        if not 1 <= self.turns_per_player <= 18:
-            raise ValueError("seigou.turns_per_player must be between 1 and 18 (the wall holds 18 go-arounds)")
-        if self.riichi_last_turn < 0:
-            raise ValueError("seigou.riichi_last_turn must be 0 (no riichi) or more")
 
 
 @dataclass(slots=True)
@@ -166,42 +120,11 @@ def claimable_discards(g: Game, seat: int, window: str = "since_last_turn") -> l
     return out
 
 
-@dataclass(frozen=True, kw_only=True)
-class Seigou(Ruleset):
-    # what the bot and the AI ask of this variant (Ruleset facts)
-    menu_order: ClassVar[int] = 20
-    rule_book: ClassVar[str] = "seigou"
-    rule_prefix: ClassVar[str] = "SG"
+class SeigouTable(TableHooks):
+    """The table hooks of seigou (mixed into :class:`~engine.rules.seigou.ruleset.Seigou`)."""
 
-    def ai_profile(self) -> AiProfile:
-        return AiProfile(calls="yaku", kuitan=self.options.kuitan)
-
-    def river_slots(self, g: Game, seat: int) -> list[int | None] | None:
-        """SG-2: one slot per go-around, a claimed discard or a kan turn left blank."""
-        return river_slots(g, seat)
-
-    name: str = "seigou"
-    yaku: tuple[Yaku, ...] = SEIGOU_YAKU
-    seigou: SeigouOptions = field(default_factory=SeigouOptions)
-
-    description: ClassVar[str] = "Seigou (整合麻雀 改): fair turns, delayed pon, kan without replacement, 18 turns each"
-
-    def score(self, spec: HandSpec) -> ScoreResult:
-        """Riichi scoring without rinshan kaihou: a ``rinshan`` flag is ignored (reported in details)."""
-        details: dict[str, Any] = {}
-        if spec.ctx.rinshan:
-            spec = replace(spec, ctx=replace(spec.ctx, rinshan=False))
-            details["ignored_flags"] = ["rinshan"]
-        res = evaluate(spec, self)
-        if details:
-            res = replace(res, details={**res.details, **details})
-        return res
-
-    def with_seigou(self, **changes: Any) -> Seigou:
-        return replace(self, seigou=replace(self.seigou, **changes))
-
-
-    # ------------------------------------------------------------------ table hooks
+    players: int
+    seigou: SeigouOptions
 
     @property
     def last_turn(self) -> int:
@@ -247,7 +170,7 @@ class Seigou(Ruleset):
             g.responses = {}
             return
         hs.acquired[seat] += 1
-        g._draw(seat)
+        g.draw(seat)
 
     def resolve_turn_claim(self, g: Game, action: Action) -> None:
         hand_of(g).acquired[action.seat] += 1
@@ -269,12 +192,12 @@ class Seigou(Ruleset):
     def after_kan(self, g: Game, seat: int) -> None:
         """SG-5: no replacement draw and no discard; the kan dora shows at once (A4)."""
         if self.seigou.kan_dora_timing == "immediate":
-            g._reveal_pending_dora()
+            g.reveal_pending_dora()
         if self.seigou.suukaikan and len(g.kans) == 4 and len(set(g.kans)) > 1:
-            g._abortive("suukaikan")  # §3: no discard follows the 4th kan
+            g.abortive_draw("suukaikan")  # §3: no discard follows the 4th kan
             return
         if hand_of(g).turn >= self.last_turn:
-            g._exhaustive()  # SG-9: North's last-turn kan ends the hand
+            g.exhaustive_draw()  # SG-9: North's last-turn kan ends the hand
             return
         self.start_turn(g, (seat + 1) % g.players)
 
@@ -305,7 +228,7 @@ class Seigou(Ruleset):
             rt = hs.river_turns[x]
             if not rt or rt[0] != 1 or st.river_called[0]:
                 return False
-            kinds.add(g._codes[st.river[0]] & ~RED)
+            kinds.add(g.codes[st.river[0]] & ~RED)
         k = next(iter(kinds))
         return len(kinds) == 1 and 27 <= k <= 30
 
@@ -325,6 +248,3 @@ class Seigou(Ruleset):
             tenhou=first and ctx.seat_wind == 0,
             chiihou=first and ctx.seat_wind != 0,
         )
-
-
-register("seigou", Seigou)

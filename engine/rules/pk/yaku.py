@@ -1,6 +1,4 @@
-"""Ruleset ``pk``: the PK rule, "perfect kansaki" (shared/rules/pk.md, seed 001).
-
-Three parts, all here:
+"""pk's yaku questions and points, pure functions over a hand (pk.md PK-0 … PK-5, PK-12).
 
 * **Scoring (PK-0).** No fu. The hand's han (yaku + dora) plus 2 han of *bazoro* picks a row of a
   fixed table. Every row is a base amount B paid as in riichi (ron 4B / 6B, tsumo B / 2B), so the
@@ -9,68 +7,41 @@ Three parts, all here:
   common to every kind of its wait set (PK-D2), each evaluated as a ron (PK-D3). Open hands count
   only *anchored* yaku (PK-D7): in-hand, using the first call F, or whole-hand. :func:`analyse` is
   that test as a pure function of a 13-tile hand; :meth:`PkRuleset.score` applies it before scoring.
-* **Table rules (PK-6, PK-7, PK-11, PK-13).** Furiten and a passed win block tsumo too, no kan after
-  riichi, a hand that could not win is noten at the draw: overrides of the table hooks
-  (``engine/table/hooks.py``) on :class:`PkRuleset`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
-from engine.notation import HandSpec, Meld, MeldType, WinContext
-from engine.rules.base import Ruleset, register
-from engine.rules.facts import AiProfile
-from engine.rules.options import RiichiOptions
-from engine.scoring.evaluate import check_tiles, dora_extras, special_readings, yaku_of, yakuman_of
-from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle_win
+from engine.notation import Meld, MeldType, WinContext
+from engine.rules.base import Ruleset
+from engine.scoring.evaluate import special_readings, yaku_of, yakuman_of
 from engine.scoring.yaku import HandFacts, HandView
 from engine.tiles import KIND_NAMES, RED
 
 if TYPE_CHECKING:
-    from engine.table.game import Game
+    from engine.rules.pk.ruleset import PkRuleset
 
 __all__ = [
     "FURITEN",
     "NO_COMMON_YAKU",
     "PK_TABLE",
+    "YAKUMAN_BASE",
     "PkAnalysis",
-    "PkOptions",
-    "PkRuleset",
     "analyse",
     "first_call",
-    "pk_ruleset",
     "table_base",
     "tenhou_ok",
 ]
 
 NO_COMMON_YAKU = "no_common_yaku"  # PK-4/PK-5: no qualifying yaku common to every winning tile
 FURITEN = "furiten"  # PK-6/PK-7, for hands scored with the ``furiten=yes`` flag
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PkOptions:
-    """pk.md §8, with the spec's defaults (keys without the ``pk.`` prefix)."""
-
-    tenhou_check: str = "strict"  # PK-12 / A8: "strict" (every tile as the last) | "lenient" (some tile)
-    common_mode: str = "union"  # PK-4 / A5: "union" over decompositions | "best" (the scored one only)
-    situational_yaku_qualify: bool = False  # A1: ippatsu, haitei, houtei, rinshan, chankan as a basis
-    allow_furiten_riichi: bool = True  # A10
-    bazoro: int = 2  # PK-0.2
-
-    def __post_init__(self) -> None:
-        if self.tenhou_check not in ("strict", "lenient"):
-            raise ValueError(f"pk.tenhou_check must be 'strict' or 'lenient', not {self.tenhou_check!r}")
-        if self.common_mode not in ("union", "best"):
-            raise ValueError(f"pk.common_mode must be 'union' or 'best', not {self.common_mode!r}")
-        if self.bazoro < 0:
-            raise ValueError("pk.bazoro must be 0 or more")
 
 
 # --------------------------------------------------------------------------------------------
@@ -424,211 +395,3 @@ def tenhou_ok(hand14: Sequence[int], ctx: WinContext, rs: PkRuleset) -> tuple[bo
         results[KIND_NAMES[t]] = a.valid and t in a.waits
     ok = all(results.values()) if rs.pk.tenhou_check == "strict" else any(results.values())
     return ok, {"tenhou_check": rs.pk.tenhou_check, "last_tile_ok": results}
-
-
-# --------------------------------------------------------------------------------------------
-# The ruleset
-# --------------------------------------------------------------------------------------------
-
-
-def _truthy(v: str | None) -> bool:
-    return v is not None and v.lower() in ("1", "true", "yes", "on")
-
-
-@dataclass(frozen=True, kw_only=True)
-class PkRuleset(Ruleset):
-    """Riichi with the PK rule: the PK-0 table, kansaki win validity, and the table changes."""
-
-    # what the bot and the AI ask of this variant (Ruleset facts)
-    menu_order: ClassVar[int] = 10
-    rule_book: ClassVar[str] = "pk"
-    rule_prefix: ClassVar[str] = "PK"
-    furiten_warning: ClassVar[str] = "You are furiten: you cannot win by ron or by tsumo (PK-6, PK-7)."
-
-    def ai_profile(self) -> AiProfile:
-        """PK-4: a win needs a common qualifying yaku; riichi is one for every wait, so a closed
-        tenpai hand declares whenever it can (even on one unseen tile). PK-6: furiten blocks tsumo
-        too, so a furiten riichi can never win. PK-D7: calls keep an anchored yaku."""
-        return AiProfile(calls="anchored", kuitan=False, furiten_riichi_wins=False, riichi_min_waits=1)
-
-    def why_tsumo_blocked(self, g: Game, seat: int) -> str | None:
-        if not self.tsumo_blocked(g, seat):
-            return None
-        st = g.seats[seat]
-        if st.furiten_temp:
-            return "you passed a winning tile since your last discard: no win at all until you discard (PK-7)"
-        if st.furiten_riichi:
-            return "you passed a winning tile after riichi: furiten blocks tsumo too (PK-6)"
-        return "a tile you wait on is in your own discards: furiten blocks tsumo too (PK-6)"
-
-    name: str = "pk"
-    options: RiichiOptions = field(default_factory=lambda: RiichiOptions(kuitan=False, atozuke=False))
-    pk: PkOptions = field(default_factory=PkOptions)
-
-    description: ClassVar[str] = "PK rule (perfect kansaki): no atozuke, no fu, fixed han table"
-
-    def __post_init__(self) -> None:
-        # pk.md §8: the base kuitan and atozuke options are forced off (PK-10, PK-1…PK-5); a table
-        # that turned kuitan on would let an open all-simples hand win on tanyao alone.
-        for key in ("kuitan", "atozuke"):
-            if getattr(self.options, key):
-                raise ValueError(f"pk always plays with riichi.{key} off (pk.md §8); it cannot be turned on")
-
-    def with_pk(self, **changes: Any) -> PkRuleset:
-        return replace(self, pk=replace(self.pk, **changes))
-
-    # -- pure hand questions --------------------------------------------------------------------
-
-    def situational_extra(self, ctx: WinContext) -> frozenset[str]:
-        """A1 option: the actual win's situational yaku, common to every wait when allowed."""
-        if not self.pk.situational_yaku_qualify:
-            return frozenset()
-        out = set()
-        if ctx.ippatsu and (ctx.riichi or ctx.double_riichi):
-            out.add("ippatsu")
-        if ctx.haitei and ctx.tsumo and not ctx.rinshan:
-            out.add("haitei")
-        if ctx.houtei and not ctx.tsumo:
-            out.add("houtei")
-        if ctx.rinshan and ctx.tsumo:
-            out.add("rinshan")
-        if ctx.chankan and not ctx.tsumo:
-            out.add("chankan")
-        return frozenset(out)
-
-    def validity(self, hand13: Sequence[int], melds: Sequence[Meld], ctx: WinContext) -> PkAnalysis:
-        """PK-4/PK-5 (b) for a 13-tile hand; furiten (PK-5 (c)) is the table's business."""
-        return analyse(hand13, melds, ctx, self, extra=self.situational_extra(ctx))
-
-    # -- scoring hook ---------------------------------------------------------------------------
-
-    def score(self, spec: HandSpec) -> ScoreResult:
-        """Valid (PK-5, PK-12) → value by the PK-0 table; invalid → ``agari: false`` with reason
-        ``no_common_yaku`` (and the per-wait yaku in ``details``). Furiten is table state: the hand
-        grammar's ``furiten=yes`` flag stands for it (reason ``furiten``)."""
-        counts, spec = check_tiles(spec, self)
-        if not self.shanten_calculator().is_agari(counts):
-            return ScoreResult(False, reason=NOT_A_WIN)
-        ctx = spec.ctx
-        if _truthy(spec.options.get("furiten")):
-            return ScoreResult(False, reason=FURITEN)
-        win = spec.win_tile & ~RED
-        details: dict[str, Any]
-        if ctx.tenhou or ctx.chiihou:
-            ok, details = tenhou_ok(counts, ctx, self)
-        else:
-            hand13 = list(counts)
-            hand13[win] -= 1
-            a = self.validity(hand13, spec.melds, ctx)
-            ok, details = a.valid, a.to_json()
-        if not ok:
-            return ScoreResult(False, reason=NO_COMMON_YAKU, details=details)
-        res = self._value(spec, counts)
-        if not res.agari:
-            return res
-        return replace(res, details={**details, **res.details})
-
-    def _value(self, spec: HandSpec, counts: Sequence[int]) -> ScoreResult:
-        """PK-0 and §4 step 5: every yaku of the actual win, dora and bazoro, best reading."""
-        ctx = spec.ctx
-        win = spec.win_tile & ~RED
-        bazoro = self.pk.bazoro
-        best: tuple[tuple[int, int, int], ScoreResult] | None = None
-        extras = dora_extras(spec, self)
-        for r in _readings(counts, win, spec.melds, ctx):
-            ym = yakuman_of(r.view, self)
-            if ym:
-                mult = sum(y.han for y in ym) // 13
-                base, limit, han, ys = YAKUMAN_BASE * mult, "yakuman", 0, tuple(ym)
-                table = 0
-            else:
-                found = yaku_of(r.view, self)
-                if not found:
-                    continue
-                mult = 0
-                han = sum(y.han for y in found) + sum(n for _, n in extras)
-                table = han + bazoro
-                base, limit = table_base(table)
-                ys = tuple(found) + tuple(YakuScore(n, v) for n, v in extras if v)
-            key = (base, mult, han)  # at equal value a yakuman reading wins (R-8.1)
-            if best is not None and key <= best[0]:
-                continue
-            pts, pay = settle_win(base, ctx, self.options)
-            details = {"bazoro": bazoro, "table_han": table} if not mult else {}
-            res = ScoreResult(
-                True, ys, han, 0, mult, pts, pay, limit, wait=r.view.wait.name.lower(), details=details
-            )
-            best = (key, res)
-        if best is None:
-            return ScoreResult(False, reason=NO_YAKU)
-        return best[1]
-
-    def base_of(self, res: ScoreResult) -> int:
-        """Base B of a scored win (PK-0), from its han and yakuman count."""
-        if res.yakuman:
-            return YAKUMAN_BASE * res.yakuman
-        return table_base(res.han + self.pk.bazoro)[0]
-
-    # -- table hooks (engine/table/hooks.py) -----------------------------------------------------
-
-    def win_base(self, g: Game, res: ScoreResult) -> int:
-        """PK-0: payments come from the fixed table, not from han × fu."""
-        return self.base_of(res)
-
-    def tsumo_blocked(self, g: Game, seat: int) -> bool:
-        """PK-6/PK-7: furiten of any kind, or a win passed since the seat's last discard, forbids
-        tsumo too. The waits are those of the hand before the drawn tile (fresh, so a kan since
-        the last discard is taken into account)."""
-        st = g.seats[seat]
-        if st.furiten_temp or st.furiten_riichi:
-            return True
-        c = list(st.counts)
-        c[g.code(g.drawn) & ~RED] -= 1
-        return any(k in st.discarded_kinds for k in g._calc.waits(c))
-
-    def can_tsumo(self, g: Game, seat: int) -> bool:
-        """PK-3/PK-5/PK-6/PK-7: a tsumo needs a hand that could ron (``score`` checks PK-4 and
-        PK-12 as a ron) and a seat that is not furiten in any sense."""
-        if not g._calc.is_agari(g.seats[seat].counts) or self.tsumo_blocked(g, seat):
-            return False
-        return super().can_tsumo(g, seat)
-
-    def riichi_ankan_ok(self, g: Game, seat: int, kind: int) -> bool:
-        """PK-11: no kan at all after riichi."""
-        return False
-
-    def riichi_discard_ok(self, g: Game, seat: int, code: int) -> bool:
-        """A10: with ``pk.allow_furiten_riichi`` off, a riichi that would be furiten is refused."""
-        if not super().riichi_discard_ok(g, seat, code):
-            return False
-        if self.pk.allow_furiten_riichi:
-            return True
-        st = g.seats[seat]
-        k = code & ~RED
-        c = list(st.counts)
-        c[k] -= 1
-        discarded = st.discarded_kinds | {k}
-        return not any(w in discarded for w in g._calc.waits(c))
-
-    def seat_hand(self, g: Game, seat: int) -> tuple[list[int], tuple[Meld, ...], WinContext]:
-        """The seat's concealed counts, its melds in call order (PK-D1) and its win context."""
-        st = g.seats[seat]
-        melds = tuple(Meld(m.type, tuple(g.code(t) for t in m.tiles)) for m in st.melds)
-        ctx = self.win_context(g, seat, tsumo=False, chankan=False, from_seat=-1)
-        return list(st.counts), melds, ctx
-
-    def tenpai_at_draw(self, g: Game, seat: int) -> bool:
-        """PK-13: a hand that could win neither by ron nor by tsumo is noten: shape tenpai (R-11.2),
-        not furiten in any sense (PK-6: permanent, riichi, or temporary from passing the last
-        discard), and a common qualifying yaku (PK-4)."""
-        if not super().tenpai_at_draw(g, seat) or self.furiten(g, seat):
-            return False
-        counts, melds, ctx = self.seat_hand(g, seat)
-        return analyse(counts, melds, ctx, self).valid  # no situational extras: nobody won
-
-
-def pk_ruleset() -> PkRuleset:
-    return PkRuleset()
-
-
-register("pk", pk_ruleset)

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from engine.hand.decompose import SEQ, decompositions
-from engine.rules.shoukou_scoring import _suit_moves, _suit_ok, shift_targets
+from engine.rules.shoukou.scoring import _suit_moves, _suit_ok, shift_targets
 from engine.table.actions import canon
 from engine.tiles import RED, YAOCHU
 

@@ -1,30 +1,17 @@
-"""Ruleset ``shoukou``: 昇降麻雀, rank-shift mahjong (shared/rules/shoukou.md, seed 000).
+"""shoukou at the table (shoukou.md SK-3–SK-7, SK-11, SK-12): the table hooks the ruleset overrides.
 
-Each call, kan or win may include one transformation: a number tile counts 3 ranks higher or
-lower (SK-D1–D7). The parts:
-
-* :mod:`engine.rules.shoukou_scoring` — SK-8–SK-10: every interpretation of a winning hand and
-  their union (whole-hand yaku once, partial yaku once per instance, dora from one
-  interpretation, the maximum fu).
-* :mod:`engine.rules.shoukou_moves` — SK-3–SK-7, SK-11: the transformed calls and kans, the
-  extended wait set, kuikae after a transformed call (pure functions over a hand).
-* :class:`ShoukouRuleset` — the table hooks (``engine/table/hooks.py``) that put those into the
-  game: call options and their priority (SK-12), kans, wins, waits and furiten.
-
-Options: :class:`~engine.rules.shoukou_options.ShoukouOptions` (shoukou.md §6), and in a hand line
-``shoukou.<key>=<value>`` flags (``python -m engine score "... ruleset=shoukou shoukou.transform=false"``).
+:class:`ShoukouTable` puts the pure functions of :mod:`.moves` into the shared state machine
+(``engine/table/hooks.py``): the extended wait set W and furiten, call options and their priority
+(SK-12), kuikae after a transformed call, the transformed kans and riichi judged by W.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
-from engine.notation import HandSpec, MeldType
-from engine.rules.base import Ruleset, register
-from engine.rules.facts import AiProfile
-from engine.rules.shoukou_moves import (
+from engine.notation import MeldType
+from engine.rules.shoukou.moves import (
     ankan_options,
     chi_options,
     chi_possible,
@@ -36,10 +23,10 @@ from engine.rules.shoukou_moves import (
     triplet_in_every_reading,
     wait_set,
 )
-from engine.rules.shoukou_options import ShoukouOptions
-from engine.rules.shoukou_scoring import score_shoukou, shift_targets
-from engine.scoring.result import ScoreResult
+from engine.rules.shoukou.options import ShoukouOptions
+from engine.rules.shoukou.scoring import shift_targets
 from engine.table.actions import Action, ActionType
+from engine.table.hooks import TableHooks
 from engine.tiles import RED
 
 if TYPE_CHECKING:
@@ -47,44 +34,18 @@ if TYPE_CHECKING:
 
 A = ActionType
 
-__all__ = ["ShoukouOptions", "ShoukouRuleset", "shoukou_ruleset"]
+__all__ = ["ShoukouTable"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class ShoukouRuleset(Ruleset):
-    """Riichi with the ±3 rank transformation (shoukou.md)."""
+class ShoukouTable(TableHooks):
+    """The table hooks of shoukou (mixed into :class:`~engine.rules.shoukou.ruleset.ShoukouRuleset`)."""
 
-    # what the bot and the AI ask of this variant (Ruleset facts)
-    menu_order: ClassVar[int] = 30
-    rule_book: ClassVar[str] = "shoukou"
-    rule_prefix: ClassVar[str] = "SK"
-    shanten_note: ClassVar[str] = "Plain shapes only: shoukou's ±3 transformations (SK-8, SK-11) are not counted here."
-
-    def ai_profile(self) -> AiProfile:
-        return AiProfile(calls="yaku", kuitan=self.options.kuitan)
-
-    name: str = "shoukou"
-    shoukou: ShoukouOptions = field(default_factory=ShoukouOptions)
-
-    description: ClassVar[str] = "昇降麻雀: one tile per call, kan or win may move 3 ranks"
-
-    def with_shoukou(self, **changes: Any) -> ShoukouRuleset:
-        return replace(self, shoukou=replace(self.shoukou, **changes))
-
-    def score(self, spec: HandSpec) -> ScoreResult:
-        """SK-10: the union of every interpretation (``shoukou.*`` flags of the line apply)."""
-        rs = self
-        if spec.options:
-            sk = self.shoukou.with_flags(spec.options)
-            if sk is not self.shoukou:
-                rs = replace(self, shoukou=sk)
-        return score_shoukou(spec, rs)
-
+    shoukou: ShoukouOptions
 
     # -- waits, furiten, wins (SK-8, SK-9, SK-11) --------------------------------------------
 
     def _meld_sets(self, g: Game, st: SeatState) -> list[int]:
-        codes = g._codes
+        codes = g.codes
         return meld_sets_of(m.effective or tuple(codes[t] & ~RED for t in m.tiles) for m in st.melds)
 
     def shoukou_waits(self, g: Game, seat: int, counts: list[int] | None = None) -> tuple[int, ...]:
@@ -95,7 +56,7 @@ class ShoukouRuleset(Ruleset):
             return ()
         # one tile moved 3 ranks is one tile swapped: a hand W is not empty for is at most
         # 1-shanten as printed (0 without transformations)
-        if g._calc.shanten(c) > (1 if self.shoukou.transform else 0):
+        if g.calc.shanten(c) > (1 if self.shoukou.transform else 0):
             return ()
         return wait_set(list(c), self._meld_sets(g, st), transform=self.shoukou.transform)
 
@@ -105,7 +66,7 @@ class ShoukouRuleset(Ruleset):
     def win_shape(self, g: Game, counts: list[int]) -> bool:
         """SK-8/SK-9: complete after at most one transformation (one tile's kind changed), so the
         physical hand is at most one tile from complete; scoring decides the rest."""
-        return g._calc.shanten(counts) <= (0 if self.shoukou.transform else -1)
+        return g.calc.shanten(counts) <= (0 if self.shoukou.transform else -1)
 
     def tenpai_at_draw(self, g: Game, seat: int) -> bool:
         """R-11.2 with W (SK-11): tenpai unless every wait is a kind the seat holds all 4 of."""
@@ -126,7 +87,7 @@ class ShoukouRuleset(Ruleset):
         if g.live_left <= 0 or st.riichi:
             return []
         sk = self.shoukou
-        d = g._codes[tile]
+        d = g.codes[tile]
         out: list[Action] = []
         # What the tile counts allow, before listing the options (most discards allow nothing):
         # a pon or kan takes two (three) own tiles of the discard's kind, or one (two) of them
@@ -142,7 +103,7 @@ class ShoukouRuleset(Ruleset):
         chi = g.players == 4 and seat == (discarder + 1) % g.players and chi_possible(c, dk, transform=sk.transform)
         if not (pon or chi):
             return out
-        hand = [g._codes[t] for t in st.tiles]
+        hand = [g.codes[t] for t in st.tiles]
         if pon:
             for own, shift, eff in pon_options(hand, d, transform=sk.transform):
                 if self._can_discard_after(hand, own, d, eff, False, bool(shift)):
@@ -188,8 +149,8 @@ class ShoukouRuleset(Ruleset):
         m = g.seats[seat].melds[-1]
         if m.type not in (MeldType.CHI, MeldType.PON):
             return forbidden
-        eff = m.effective or tuple(g._codes[t] & ~RED for t in m.tiles)
-        return kuikae_forbidden(g._codes[m.called], eff, self.shoukou.kuikae, m.type is MeldType.CHI, bool(call.shift))
+        eff = m.effective or tuple(g.codes[t] & ~RED for t in m.tiles)
+        return kuikae_forbidden(g.codes[m.called], eff, self.shoukou.kuikae, m.type is MeldType.CHI, bool(call.shift))
 
     # -- kans (SK-5, SK-6, SK-7) ---------------------------------------------------------------
 
@@ -202,7 +163,7 @@ class ShoukouRuleset(Ruleset):
         rest = [a for a in actions if a.type not in (A.ANKAN, A.KAKAN, A.RIICHI)]
         # a discard leaves a hand with a wait only if the 14 tiles are within 1 tile of complete
         # (0 without transformations): the shanten of 14 tiles is at most that of any 13 of them
-        if self.riichi_allowed(g, seat) and g._calc.shanten(g.seats[seat].counts) <= (1 if self.shoukou.transform else 0):
+        if self.riichi_allowed(g, seat) and g.calc.shanten(g.seats[seat].counts) <= (1 if self.shoukou.transform else 0):
             rest += [
                 Action(A.RIICHI, seat, a.tile)
                 for a in actions
@@ -227,7 +188,7 @@ class ShoukouRuleset(Ruleset):
         pons = [m for m in st.melds if m.type is MeldType.PON]
         if not ankan and not pons:
             return []
-        codes = g._codes
+        codes = g.codes
         hand = [codes[t] for t in st.tiles]
         out: list[Action] = []
         drawn = codes[g.drawn] if g.drawn >= 0 else -1
@@ -274,7 +235,7 @@ class ShoukouRuleset(Ruleset):
         if not action.shift:
             return super().kan_tiles(g, seat, action, kind)
         st = g.seats[seat]
-        codes = g._codes
+        codes = g.codes
         p, e = action.shift
         if action.type is A.KAKAN:
             return [next(t for t in st.tiles if codes[t] == p)]
@@ -293,7 +254,7 @@ class ShoukouRuleset(Ruleset):
         self, g: Game, seat: int, action: Action, tiles: tuple[int, ...], prev: tuple[int, ...] = ()
     ) -> tuple[int, ...]:
         """SK-D4/SK-D5: the transformed tile keeps its effective kind inside the meld."""
-        codes = g._codes
+        codes = g.codes
         if action.type is A.KAKAN:
             if not action.shift and not prev:
                 return ()
@@ -313,10 +274,3 @@ class ShoukouRuleset(Ruleset):
 
 def _no_targets(kind: int) -> tuple[int, ...]:
     return ()
-
-
-def shoukou_ruleset() -> ShoukouRuleset:
-    return ShoukouRuleset()
-
-
-register("shoukou", shoukou_ruleset)
