@@ -121,7 +121,7 @@ class RiichiOptions:
     renhou: str = field(
         default="off",
         metadata=opt(
-            "A win before your first draw: not a yaku (off), mangan, or yakuman",
+            "Renhou, a ron before your first draw: off, mangan or yakuman (not played yet: stored only)",
             "§7",
             ("off", "mangan", "yakuman"),
         ),
