@@ -401,6 +401,7 @@ _LIMIT_JA = {
 }
 # Tenhou's names where they differ from the yaku classes' name_ja (README section A's list)
 _TENHOU_YAKU = {
+    "renhou": "人和",
     "menzen_tsumo": "門前清自摸和",
     "double_riichi": "両立直",
     "chankan": "槍槓",
@@ -444,6 +445,7 @@ _YAKU_ORDER = [  # Tenhou's order (consistent with every yaku list in the Tenhou
     "chinitsu",
     "tenhou",
     "chiihou",
+    "renhou",
     "daisangen",
     "suuankou_tanki",
     "ryuuiisou",
@@ -745,6 +747,7 @@ _MJAI_YAKU = {
     "chinitsu": "chiniso",
     "tenhou": "tenho",
     "chiihou": "chiho",
+    "renhou": "renho",
     "daisangen": "daisangen",
     "suuankou": "suanko",
     "suuankou_tanki": "suanko",

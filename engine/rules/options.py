@@ -121,7 +121,7 @@ class RiichiOptions:
     renhou: str = field(
         default="off",
         metadata=opt(
-            "Renhou, a ron before your first draw: off, mangan or yakuman (not played yet: stored only)",
+            "Renhou, a ron before your first draw with no call made: off, a 5-han yaku (mangan) or yakuman",
             "§7",
             ("off", "mangan", "yakuman"),
         ),
@@ -260,7 +260,8 @@ EMA = RiichiOptions(
 #   right (§4.1, 2012 text); the engine's own multi-ron split applies.
 # - liability (§3.3.9): on a ron the liable player shares the hand but "only the discarder pays
 #   for any counters" (2012 text); the engine charges the counters to the liable player.
-# - renhou as a mangan: the option is set, but the riichi scorer does not read riichi.renhou.
+# - renhou "is a mangan": played as a 5-han yaku counted with the other yaku (the WRC reading);
+#   the book's text read here does not say whether it adds to them.
 # - dora from a kan are turned at once (riichi.wiki's EMA page); the engine keeps its own timing.
 # - temporary furiten, claim timing (pung before chow) and etiquette rules.
 # Played as the book says without an option: kuikae (swap-calling) is forbidden (§3.3.2), and
@@ -318,8 +319,6 @@ WRC = RiichiOptions(
 # - ties share the uma (riichi.wiki: "uma is averaged"); the engine ranks ties by seat order.
 # - riichi sticks left at the end of the game: the EMA 2016 notes list "Riichi bets at game end
 #   go to the winner" as an EMA difference from WRC 2015; the engine gives them to the top player.
-# - renhou: a cumulative 5-han yaku in the WRC, a fixed mangan option here, and not read by the
-#   riichi scorer at all.
 # - chombo (30,000 in 2022), dead hands and the other penalties of §7.
 # - a hand of four kans and 16 dora stays a single yakuman (2022 changes): no engine option.
 # Played as the book says without an option: kuikae (swap-calling) is forbidden (§5.4).

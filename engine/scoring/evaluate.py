@@ -271,8 +271,10 @@ def evaluate(spec: HandSpec, ruleset: Ruleset) -> ScoreResult:
     """The value of the hand under the ruleset: the fast path when the ruleset uses exactly the
     standard yaku tuples (:mod:`engine.scoring.fastpath`), the generic per-object path otherwise
     or whenever the fast path declines (an invalid hand, an unusual way of writing it)."""
-    if ruleset is _last_fast[0] or (
-        ruleset.yaku is RIICHI_YAKU and ruleset.yakuman is RIICHI_YAKUMAN and _fast_shape(ruleset)
+    renhou = spec.ctx.renhou and ruleset.options.renhou != "off"  # the fast path does not count it
+    if not renhou and (
+        ruleset is _last_fast[0]
+        or (ruleset.yaku is RIICHI_YAKU and ruleset.yakuman is RIICHI_YAKUMAN and _fast_shape(ruleset))
     ):
         _last_fast[0] = ruleset
         res = score_fast(spec, ruleset)
@@ -331,6 +333,13 @@ def evaluate_generic(spec: HandSpec, ruleset: Ruleset) -> ScoreResult:
     return best_of(views, spec, ruleset)
 
 
+def _renhou(h: HandView, ruleset: Ruleset) -> str:
+    """riichi.renhou ("off" | "mangan" | "yakuman") when this win is a renhou (§7: a non-dealer's
+    ron before their first draw with no call made), else "off"."""
+    ctx = h.ctx
+    return ruleset.options.renhou if ctx.renhou and not ctx.tsumo and not ctx.dealer else "off"
+
+
 def yakuman_of(h: HandView, ruleset: Ruleset) -> list[YakuScore]:
     opts = ruleset.options
     out = []
@@ -338,6 +347,8 @@ def yakuman_of(h: HandView, ruleset: Ruleset) -> list[YakuScore]:
         if y.applies(h):
             mult = 2 if (opts.double_yakuman and y.id in DOUBLE_FORMS) else 1
             out.append(YakuScore(y.id, 13 * mult))
+    if _renhou(h, ruleset) == "yakuman":
+        out.append(YakuScore("renhou", 13))
     if not opts.yakuman_stacking and len(out) > 1:
         out = [max(out, key=lambda y: y.han)]
     return out
@@ -356,6 +367,8 @@ def yaku_of(h: HandView, ruleset: Ruleset) -> list[YakuScore]:
             ids.add(y.id)
     if any(a in ids and b in ids for a, b in SUPERSEDED.items()):
         found = [y for y in found if not (y.name in SUPERSEDED and SUPERSEDED[y.name] in ids)]
+    if _renhou(h, ruleset) == "mangan":  # a mangan yaku, counted with the others (WRC 2014 errata)
+        found.append(YakuScore("renhou", 5))
     return found
 
 

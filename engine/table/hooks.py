@@ -509,6 +509,9 @@ class TableHooks:
             chankan=chankan,
             tenhou=tsumo and first and wind == 0,
             chiihou=tsumo and first and wind != 0,
+            # §7 renhou: a non-dealer's ron before their first draw, nobody having called; only
+            # where the club plays it (riichi.renhou), so a riichi game's context stays as it was
+            renhou=not tsumo and not chankan and first and wind != 0 and g.ruleset.options.renhou != "off",
             dora_indicators=tuple(codes[t] for t in g.dora_indicators()),
             ura_indicators=tuple(codes[t] for t in g.ura_indicators()) if st.riichi else (),
             honba=0,
