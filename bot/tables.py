@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.ai.policy import POLICIES
 from bot.errors import UserError
@@ -41,7 +41,9 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError, Phase
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 A = ActionType
+
 
 class TableError(UserError):
     """A request the table refuses; the message is a plain sentence for the user."""
@@ -62,6 +64,7 @@ class StorageError(TableError):
 
 SAVE_FAILED = "I could not save that move, so nothing changed: please try again in a moment."
 SAVE_SETTING_FAILED = "I could not save that change, so nothing changed: please try again in a moment."
+OPEN_FAILED = "I could not save the new table, so none was opened: please try again in a moment."
 DB_CHECK = "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair"
 
 
@@ -127,7 +130,9 @@ def length_of(name: str, length: str | None) -> GameLength:
     counted = find_ruleset(name).counted_length(int(m[1])) if m else None
     if counted is not None:
         return counted
-    raise TableError(f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not {quoted(length)}")
+    raise TableError(
+        f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not {quoted(length)}"
+    )
 
 
 @dataclass(slots=True)
@@ -190,7 +195,9 @@ def ruleset_for_table(name: str, length: str | None = None) -> Ruleset:
     offered = playable()
     if name not in offered:
         if name in ruleset_names():
-            raise TableError(f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(offered)}")
+            raise TableError(
+                f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(offered)}"
+            )
         raise TableError(f"unknown ruleset {quoted(name)}: choose one of {', '.join(offered)}")
     try:
         rs = find_ruleset(name)
@@ -262,24 +269,26 @@ class TableService:
         if mode not in ("live", "async"):
             raise TableError("mode must be live or async")
         options = rs.options_dict()  # only what differs from the ruleset's defaults
-        tid = await self.repo.create_table(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            opener_id=opener_id,
-            ruleset=rs.name,
-            options=options,
-            seed=self.new_seed(),
-            mode=mode,
-            turn_seconds=max(5, turn_seconds),
-            bank_seconds=max(0, bank_seconds),
-            async_hours=max(1, async_hours),
-            on_expiry=on_expiry,
-            pings=int(mode == "async" if pings is None else pings),
-            call_seconds=max(60, min(call_minutes, 24 * 60) * 60),
-            **({"house": house} if house else {}),
+        tid = await self._store(
+            self.repo.create_table(
+                [SeatRow(0, opener_id, None, opener_name)],
+                guild_id=guild_id,
+                channel_id=channel_id,
+                opener_id=opener_id,
+                ruleset=rs.name,
+                options=options,
+                seed=self.new_seed(),
+                mode=mode,
+                turn_seconds=max(5, turn_seconds),
+                bank_seconds=max(0, bank_seconds),
+                async_hours=max(1, async_hours),
+                on_expiry=on_expiry,
+                pings=int(mode == "async" if pings is None else pings),
+                call_seconds=max(60, min(call_minutes, 24 * 60) * 60),
+                **({"house": house} if house else {}),
+            ),
+            OPEN_FAILED,
         )
-        seats = [SeatRow(0, opener_id, None, opener_name)]
-        await self.repo.put_seats(tid, seats)
         row = await self.repo.get_table(tid)
         assert row is not None
         t = Table(row)
@@ -298,7 +307,9 @@ class TableService:
             try:
                 row = await self.repo.get_table(table_id)
             except CorruptRow as e:
-                raise TableError(self._record(table_id, _detail(e), await self._channel(table_id)).sentence) from None
+                raise TableError(
+                    self._record(table_id, _detail(e), await self._channel(table_id)).sentence
+                ) from None
             if row is None:
                 raise TableError(f"there is no table #{table_id}")
             t = await self._rebuild(row)
@@ -324,10 +335,10 @@ class TableService:
         except sqlite3.Error:
             return None
 
-    async def _store(self, write: Awaitable[None], sentence: str = SAVE_SETTING_FAILED) -> None:
+    async def _store(self, write: Awaitable[T], sentence: str = SAVE_SETTING_FAILED) -> T:
         """Await a write; a database that refuses it becomes :class:`StorageError`."""
         try:
-            await write
+            return await write
         except (sqlite3.Error, OSError) as e:
             log.error("could not store a change: %s", e)
             raise StorageError(sentence) from None
@@ -382,7 +393,9 @@ class TableService:
             raise TableError("only a player at the table can start it")
         need = self._players(t)
         if len(t.seats) < need:
-            raise TableError(f"the table needs {need} players and has {len(t.seats)}: invite players or use /table add-ai")
+            raise TableError(
+                f"the table needs {need} players and has {len(t.seats)}: invite players or use /table add-ai"
+            )
 
     async def start(self, table_id: int, user_id: int) -> Update:
         t = await self.get(table_id)
@@ -392,7 +405,9 @@ class TableService:
             order = list(t.seats)
             random.Random(t.row.seed).shuffle(order)
             order = [replace(s, seat=i, bank_left=float(t.row.bank_seconds)) for i, s in enumerate(order)]
-            start_failed = "I could not save the start of the game, so it has not started: please try again in a moment."
+            start_failed = (
+                "I could not save the start of the game, so it has not started: please try again in a moment."
+            )
             await self._store(self.repo.put_seats(t.id, order), start_failed)
             t.row.seats = order
             await self.prepare(table_ruleset(t.row))
@@ -457,7 +472,9 @@ class TableService:
             g.apply(a)
         return g
 
-    async def act(self, table_id: int, user_id: int | None, action_text: str, serial: int, *, expired: bool = False) -> Update:
+    async def act(
+        self, table_id: int, user_id: int | None, action_text: str, serial: int, *, expired: bool = False
+    ) -> Update:
         """A human's (or the timer's, with ``user_id=None`` and ``expired``) action, validated by
         the engine. Returns once the actions are stored; the listeners are told after that."""
         t = await self.get(table_id)
@@ -542,7 +559,12 @@ class TableService:
         seat = t.seat_of(user_id)
         if seat is None:
             raise TableError("you are not seated at this table")
-        field_name = {"win": "auto_win", "pass": "auto_pass", "tsumogiri": "auto_tsumogiri", "confirm-discard": "confirm_discard"}[what]
+        field_name = {
+            "win": "auto_win",
+            "pass": "auto_pass",
+            "tsumogiri": "auto_tsumogiri",
+            "confirm-discard": "confirm_discard",
+        }[what]
         await self._store(self.repo.set_seat(t.id, seat, **{field_name: on}))
         setattr(t.seats[seat], field_name, on)
         return t
@@ -565,12 +587,23 @@ class TableService:
         if s.auto_tsumogiri and g.drawn >= 0 and not g.after_call:
             if not any(a.type in (A.TSUMO, A.RIICHI, A.ANKAN, A.KAKAN, A.KITA) for a in legal):
                 return Action(A.DISCARD, seat, g.code(g.drawn))
-        if g.seats[seat].riichi and g.drawn >= 0 and all(a.type is A.DISCARD for a in legal) and len(legal) == 1:
+        if (
+            g.seats[seat].riichi
+            and g.drawn >= 0
+            and all(a.type is A.DISCARD for a in legal)
+            and len(legal) == 1
+        ):
             return legal[0]  # riichi: the only move is the drawn tile
         return None
 
     async def _advance(
-        self, t: Table, accepted: list[Action], user_id: int | None, hands_before: int | None = None, *, fields: dict[str, Any] | None = None
+        self,
+        t: Table,
+        accepted: list[Action],
+        user_id: int | None,
+        hands_before: int | None = None,
+        *,
+        fields: dict[str, Any] | None = None,
     ) -> Update:
         """Play AI seats and standing orders up to the next human decision, then persist.
 
@@ -619,7 +652,13 @@ class TableService:
         rows = [(a.text, user_id if i == 0 else None) for i, a in enumerate(accepted)]
         try:
             await self.repo.append_actions(
-                t.id, first_serial, rows, timer=timer, clear_timer=timer is None, table_fields=fields, finished_game=finished
+                t.id,
+                first_serial,
+                rows,
+                timer=timer,
+                clear_timer=timer is None,
+                table_fields=fields,
+                finished_game=finished,
             )
         except Exception as e:
             # Replaying the stored prefix costs ~10 ms for a 400-action game, on this rare path;
@@ -627,9 +666,20 @@ class TableService:
             t.game = self._replayed(t.row, g.actions[:first_serial])
             t.row.status, t.prompt_at = status, prompt_at
             if isinstance(e, sqlite3.Error | OSError):
-                log.error("table %s: could not store moves %s-%s, nothing applied: %s", t.id, first_serial, len(g.actions) - 1, e)
+                log.error(
+                    "table %s: could not store moves %s-%s, nothing applied: %s",
+                    t.id,
+                    first_serial,
+                    len(g.actions) - 1,
+                    e,
+                )
             else:  # not the database itself (a standings hook): worth its traceback
-                log.exception("table %s: could not store moves %s-%s, nothing applied", t.id, first_serial, len(g.actions) - 1)
+                log.exception(
+                    "table %s: could not store moves %s-%s, nothing applied",
+                    t.id,
+                    first_serial,
+                    len(g.actions) - 1,
+                )
             raise StorageError(SAVE_FAILED) from None
         d = self.damaged.get(t.id)
         if d is not None and not d.paused and timer is not None:
@@ -670,7 +720,10 @@ class TableService:
                 }
             )
         return {
-            "guild_id": t.row.guild_id, "ruleset": t.row.ruleset, "options": dict(t.row.options), "players": players,
+            "guild_id": t.row.guild_id,
+            "ruleset": t.row.ruleset,
+            "options": dict(t.row.options),
+            "players": players,
             "data": {"seed": t.row.seed},
         }
 
@@ -713,11 +766,15 @@ class TableService:
         try:
             rs = table_ruleset(row)
         except Exception as e:  # options the ruleset does not have
-            raise _Damaged(f"its options {json.dumps(row.options)} do not fit the {row.ruleset} ruleset ({e})") from None
+            raise _Damaged(
+                f"its options {json.dumps(row.options)} do not fit the {row.ruleset} ruleset ({e})"
+            ) from None
         for s in row.seats:
             if s.ai is not None and s.ai not in POLICIES:
                 raise _Damaged(f"seat {s.seat} is an AI of unknown kind {s.ai!r}")
-        if row.status == "open" or (row.status == "abandoned" and not (replay_abandoned and await self.repo.actions(row.id))):
+        if row.status == "open" or (
+            row.status == "abandoned" and not (replay_abandoned and await self.repo.actions(row.id))
+        ):
             return None
         if len(row.seats) != rs.players:
             raise _Damaged(f"it has {len(row.seats)} seats for a {rs.players}-player game")

@@ -44,7 +44,9 @@ class CorruptRow(ValueError):
     ``table_id`` is the game table the row belongs to (when that can be told), so the table
     service can pause that table alone and name it."""
 
-    def __init__(self, table: str, row_id: object, why: str, *, table_id: int | None = None, columns: bool = False) -> None:
+    def __init__(
+        self, table: str, row_id: object, why: str, *, table_id: int | None = None, columns: bool = False
+    ) -> None:
         super().__init__(f"{table} row {row_id}: {why}")
         self.table = table
         self.row_id = row_id
@@ -120,46 +122,121 @@ _ID = _integer()
 _ID_OR_NULL = _integer(null=True)
 _FLAG = _integer(0, 1)
 TABLE_RULES: dict[str, Rule] = {
-    "id": _ID, "guild_id": _ID_OR_NULL, "channel_id": _ID, "thread_id": _ID_OR_NULL, "opener_id": _ID,
-    "ruleset": _text(nonempty=True), "options": (_json_object, "a JSON object"), "seed": _text(nonempty=True),
-    "mode": _one_of("live", "async"), "turn_seconds": _integer(1), "bank_seconds": _integer(0), "async_hours": _integer(1),
-    "on_expiry": _one_of("auto", "wait"), "status": _one_of("open", "playing", "finished", "abandoned"),
-    "message_id": _ID_OR_NULL, "created_at": _number(), "finished_at": _number(null=True),
+    "id": _ID,
+    "guild_id": _ID_OR_NULL,
+    "channel_id": _ID,
+    "thread_id": _ID_OR_NULL,
+    "opener_id": _ID,
+    "ruleset": _text(nonempty=True),
+    "options": (_json_object, "a JSON object"),
+    "seed": _text(nonempty=True),
+    "mode": _one_of("live", "async"),
+    "turn_seconds": _integer(1),
+    "bank_seconds": _integer(0),
+    "async_hours": _integer(1),
+    "on_expiry": _one_of("auto", "wait"),
+    "status": _one_of("open", "playing", "finished", "abandoned"),
+    "message_id": _ID_OR_NULL,
+    "created_at": _number(),
+    "finished_at": _number(null=True),
     # schema version 4 and 5 (checked where the file has them)
-    "results_posted": _integer(0), "final_posted": _FLAG, "pings": _FLAG, "call_seconds": _integer(1), "commitment": _text(null=True),
+    "results_posted": _integer(0),
+    "final_posted": _FLAG,
+    "pings": _FLAG,
+    "call_seconds": _integer(1),
+    "commitment": _text(null=True),
     # schema version 7: the house-rule profile the table was opened with (display only)
     "house": _text(null=True),
 }
 SEAT_RULES: dict[str, Rule] = {
-    "table_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "ai": _text(null=True, nonempty=True), "name": _text(),
-    "dm_closed": _FLAG, "auto_win": _FLAG, "auto_pass": _FLAG, "auto_tsumogiri": _FLAG, "bank_left": _number(0, null=True),
-    "hand_message_id": _ID_OR_NULL, "confirm_discard": _FLAG,
+    "table_id": _ID,
+    "seat": _integer(0, 3),
+    "user_id": _ID_OR_NULL,
+    "ai": _text(null=True, nonempty=True),
+    "name": _text(),
+    "dm_closed": _FLAG,
+    "auto_win": _FLAG,
+    "auto_pass": _FLAG,
+    "auto_tsumogiri": _FLAG,
+    "bank_left": _number(0, null=True),
+    "hand_message_id": _ID_OR_NULL,
+    "confirm_discard": _FLAG,
 }
 ACTION_RULES: dict[str, Rule] = {
-    "table_id": _ID, "serial": _integer(0), "action": _text(nonempty=True), "user_id": _ID_OR_NULL, "created_at": _number(),
+    "table_id": _ID,
+    "serial": _integer(0),
+    "action": _text(nonempty=True),
+    "user_id": _ID_OR_NULL,
+    "created_at": _number(),
 }
-TIMER_RULES: dict[str, Rule] = {"table_id": _ID, "serial": _integer(0), "due": _number(), "prompt_at": _number(), "reminded": _FLAG}
+TIMER_RULES: dict[str, Rule] = {
+    "table_id": _ID,
+    "serial": _integer(0),
+    "due": _number(),
+    "prompt_at": _number(),
+    "reminded": _FLAG,
+}
 GAME_RULES: dict[str, Rule] = {
-    "id": _ID, "guild_id": _ID_OR_NULL, "table_id": _ID_OR_NULL, "source": _one_of("bot", "manual", "import"),
-    "ruleset": _text(nonempty=True), "finished_at": _number(), "data": (_json_object, "a JSON object"),
-    "season_id": _ID_OR_NULL, "status": _one_of("ok", "void"), "sticks": _integer(0), "entered_by": _ID_OR_NULL,
+    "id": _ID,
+    "guild_id": _ID_OR_NULL,
+    "table_id": _ID_OR_NULL,
+    "source": _one_of("bot", "manual", "import"),
+    "ruleset": _text(nonempty=True),
+    "finished_at": _number(),
+    "data": (_json_object, "a JSON object"),
+    "season_id": _ID_OR_NULL,
+    "status": _one_of("ok", "void"),
+    "sticks": _integer(0),
+    "entered_by": _ID_OR_NULL,
 }
 HOUSE_RULES: dict[str, Rule] = {
-    "id": _ID, "guild_id": _ID, "name": _text(nonempty=True), "base": _text(nonempty=True), "options": (_json_object, "a JSON object"),
-    "created_by": _ID_OR_NULL, "created_at": _number(), "updated_at": _number(),
+    "id": _ID,
+    "guild_id": _ID,
+    "name": _text(nonempty=True),
+    "base": _text(nonempty=True),
+    "options": (_json_object, "a JSON object"),
+    "created_by": _ID_OR_NULL,
+    "created_at": _number(),
+    "updated_at": _number(),
 }
 CLUB_RULES: dict[str, Rule] = {"guild_id": _ID, "default_house": _ID_OR_NULL}
 PLAYER_RULES: dict[str, Rule] = {
-    "game_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "name": _text(), "points": _integer(-10_000_000, 10_000_000),
-    "place": _integer(1, 4), "result": _number(), "player": _text(), "kind": _one_of("user", "guest", "ai"),
-    "rating": _number(null=True), "rating_delta": _number(null=True), "mu": _number(null=True), "sigma": _number(null=True),
+    "game_id": _ID,
+    "seat": _integer(0, 3),
+    "user_id": _ID_OR_NULL,
+    "name": _text(),
+    "points": _integer(-10_000_000, 10_000_000),
+    "place": _integer(1, 4),
+    "result": _number(),
+    "player": _text(),
+    "kind": _one_of("user", "guest", "ai"),
+    "rating": _number(null=True),
+    "rating_delta": _number(null=True),
+    "mu": _number(null=True),
+    "sigma": _number(null=True),
 }
 
 
-SEASON_COLUMNS = frozenset({
-    "guild_id", "name", "ruleset", "players", "start_points", "return_points", "uma", "rating", "min_games", "ties", "leftover",
-    "active", "started_at", "ended_at", "house", "options",
-})
+SEASON_COLUMNS = frozenset(
+    {
+        "guild_id",
+        "name",
+        "ruleset",
+        "players",
+        "start_points",
+        "return_points",
+        "uma",
+        "rating",
+        "min_games",
+        "ties",
+        "leftover",
+        "active",
+        "started_at",
+        "ended_at",
+        "house",
+        "options",
+    }
+)
 #: the columns a write may name, per table (the key columns are never set by name)
 TABLE_COLUMNS = frozenset(TABLE_RULES) - {"id"}
 SEAT_COLUMNS = frozenset(SEAT_RULES) - {"table_id", "seat"}
@@ -192,7 +269,11 @@ def _shown(v: Any) -> str:
 def bad_columns(r: Any, rules: dict[str, Rule]) -> str | None:
     """What is wrong with a row's columns (``"its mode is 'x', not one of live, async"``), or None."""
     keys = set(r.keys())
-    wrong = [f"its {col} is {_shown(r[col])}, not {desc}" for col, (ok, desc) in rules.items() if col in keys and not ok(r[col])]
+    wrong = [
+        f"its {col} is {_shown(r[col])}, not {desc}"
+        for col, (ok, desc) in rules.items()
+        if col in keys and not ok(r[col])
+    ]
     return "; ".join(wrong) or None
 
 
@@ -265,13 +346,23 @@ class SeasonRow:
     started_at: float
     ended_at: float | None
     house: str | None = None  # the house-rule profile it started with (migration 0007)
-    options: dict[str, Any] = field(default_factory=dict)  # that profile's rules at the start (Ruleset.options_dict())
+    options: dict[str, Any] = field(
+        default_factory=dict
+    )  # that profile's rules at the start (Ruleset.options_dict())
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "ruleset": self.ruleset, "players": self.players, "start_points": self.start_points,
-            "return_points": self.return_points, "uma": list(self.uma), "rating": self.rating, "min_games": self.min_games,
-            "ties": self.ties, "leftover": self.leftover, "active": self.active,
+            "name": self.name,
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "start_points": self.start_points,
+            "return_points": self.return_points,
+            "uma": list(self.uma),
+            "rating": self.rating,
+            "min_games": self.min_games,
+            "ties": self.ties,
+            "leftover": self.leftover,
+            "active": self.active,
         }
 
 
@@ -293,7 +384,14 @@ class PlayerLine:
     sigma: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "player": self.player, "name": self.name, "points": self.points, "place": self.place, "result": self.result}
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "name": self.name,
+            "points": self.points,
+            "place": self.place,
+            "result": self.result,
+        }
 
 
 @dataclass(slots=True)
@@ -312,7 +410,11 @@ class GameRow:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "id": self.id, "season_id": self.season_id, "source": self.source, "status": self.status, "sticks": self.sticks,
+            "id": self.id,
+            "season_id": self.season_id,
+            "source": self.source,
+            "status": self.status,
+            "sticks": self.sticks,
             "players": [p.to_json() for p in self.players],
         }
 
@@ -380,6 +482,32 @@ class AuditRow:
     at: float
     before: Any
     after: Any
+
+
+def _put_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatRow]) -> None:
+    """A write step: the table's seats become ``seats``."""
+    conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+    conn.executemany(
+        "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
+        " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                table_id,
+                s.seat,
+                s.user_id,
+                s.ai,
+                s.name,
+                int(s.dm_closed),
+                int(s.auto_win),
+                int(s.auto_pass),
+                int(s.auto_tsumogiri),
+                s.bank_left,
+                s.hand_message_id,
+                int(s.confirm_discard),
+            )
+            for s in seats
+        ],
+    )
 
 
 class Repository:
@@ -475,14 +603,22 @@ class Repository:
 
     # ---------------------------------------------------------------- tables and seats
 
-    async def create_table(self, **fields: Any) -> int:
+    async def create_table(self, seats: Sequence[SeatRow] = (), **fields: Any) -> int:
+        """A new table row (each keyword one of :data:`TABLE_COLUMNS`) and its first seats, in one
+        write: a table is never stored without the seat of the player who opened it."""
         fields = dict(fields)
         fields["options"] = json.dumps(fields.get("options") or {})
         fields["created_at"] = time.time()
         cols = _checked("tables", TABLE_COLUMNS, fields)
         sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
         values = tuple(fields.values())
-        return await self.write(lambda conn: int(conn.execute(sql, values).lastrowid or 0))
+
+        def create(conn: sqlite3.Connection) -> int:
+            tid = int(conn.execute(sql, values).lastrowid or 0)
+            _put_seats(conn, tid, seats)
+            return tid
+
+        return await self.write(create)
 
     async def set_table(self, table_id: int, **fields: Any) -> None:
         """Set columns of a table's row; each keyword must be one of :data:`TABLE_COLUMNS`."""
@@ -493,29 +629,16 @@ class Repository:
         await self.write(lambda conn: conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", values))
 
     async def put_seats(self, table_id: int, seats: list[SeatRow]) -> None:
-        rows = [
-            (
-                table_id, s.seat, s.user_id, s.ai, s.name, int(s.dm_closed), int(s.auto_win), int(s.auto_pass), int(s.auto_tsumogiri),
-                s.bank_left, s.hand_message_id, int(s.confirm_discard),
-            )
-            for s in seats
-        ]
-
-        def put(conn: sqlite3.Connection) -> None:
-            conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            conn.executemany(
-                "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
-                " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-
-        await self.write(put)
+        """Replace a table's seats, in one write."""
+        await self.write(lambda conn: _put_seats(conn, table_id, seats))
 
     async def set_seat(self, table_id: int, seat: int, **fields: Any) -> None:
         """Set columns of one seat's row; each keyword must be one of :data:`SEAT_COLUMNS`."""
         sets = _assignments("seats", SEAT_COLUMNS, fields)
         values = (*(int(v) if isinstance(v, bool) else v for v in fields.values()), table_id, seat)
-        await self.write(lambda conn: conn.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", values))
+        await self.write(
+            lambda conn: conn.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", values)
+        )
 
     def _table(self, r: aiosqlite.Row) -> TableRow:
         """A ``tables`` row, every column checked (:class:`CorruptRow` names what is wrong)."""
@@ -565,17 +688,26 @@ class Repository:
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         """The table's seats in order; raises :class:`CorruptRow` for a damaged seat row or a gap."""
-        async with self.db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
+        async with self.db.execute(
+            "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
+        ) as cur:
             rows = await cur.fetchall()
         for r in rows:
             why = bad_columns(r, SEAT_RULES)
             if why is None and r["user_id"] is None and r["ai"] is None:
                 why = "it has neither a player nor an AI"
             if why:
-                raise CorruptRow("seats", f"(table {table_id}, seat {_shown(r['seat'])})", why, table_id=table_id)
+                raise CorruptRow(
+                    "seats", f"(table {table_id}, seat {_shown(r['seat'])})", why, table_id=table_id
+                )
         for i, r in enumerate(rows):
             if r["seat"] != i:
-                raise CorruptRow("seats", f"(table {table_id}, seat {i})", f"seat {i} is missing before seat {r['seat']}", table_id=table_id)
+                raise CorruptRow(
+                    "seats",
+                    f"(table {table_id}, seat {i})",
+                    f"seat {i} is missing before seat {r['seat']}",
+                    table_id=table_id,
+                )
         return [
             SeatRow(
                 r["seat"],
@@ -594,7 +726,11 @@ class Repository:
         ]
 
     async def tables_with_status(
-        self, *statuses: str, channel_id: int | None = None, skipped: list[CorruptRow] | None = None, unposted: bool = False
+        self,
+        *statuses: str,
+        channel_id: int | None = None,
+        skipped: list[CorruptRow] | None = None,
+        unposted: bool = False,
     ) -> list[TableRow]:
         """Tables in one of ``statuses`` (in a channel or its thread); a damaged table is logged,
         left out, and added to ``skipped`` when given. ``unposted``: only tables whose final
@@ -620,7 +756,9 @@ class Repository:
             rows = await cur.fetchall()
         return await self._readable_tables(rows, skipped)
 
-    async def _readable_tables(self, rows: Iterable[aiosqlite.Row], skipped: list[CorruptRow] | None) -> list[TableRow]:
+    async def _readable_tables(
+        self, rows: Iterable[aiosqlite.Row], skipped: list[CorruptRow] | None
+    ) -> list[TableRow]:
         out = []
         for r in rows:
             try:
@@ -637,7 +775,9 @@ class Repository:
     async def channel_of(self, table_id: int) -> int | None:
         """The channel (or thread) a table plays in, read without the rest of its row: a damaged
         table can still be named where it is."""
-        async with self.db.execute("SELECT channel_id, thread_id FROM tables WHERE id = ?", (table_id,)) as cur:
+        async with self.db.execute(
+            "SELECT channel_id, thread_id FROM tables WHERE id = ?", (table_id,)
+        ) as cur:
             r = await cur.fetchone()
         if r is None:
             return None
@@ -648,15 +788,24 @@ class Repository:
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
         """The table's action log as ``(serial, text)``; raises :class:`CorruptRow` for a damaged
         row or a serial out of sequence (the text itself is checked by replaying it)."""
-        async with self.db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY serial", (table_id,)) as cur:
+        async with self.db.execute(
+            "SELECT * FROM actions WHERE table_id = ? ORDER BY serial", (table_id,)
+        ) as cur:
             rows = await cur.fetchall()
         for r in rows:
             why = bad_columns(r, ACTION_RULES)
             if why:
-                raise CorruptRow("actions", f"(table {table_id}, serial {_shown(r['serial'])})", why, table_id=table_id)
+                raise CorruptRow(
+                    "actions", f"(table {table_id}, serial {_shown(r['serial'])})", why, table_id=table_id
+                )
         for i, r in enumerate(rows):
             if r["serial"] != i:
-                raise CorruptRow("actions", f"(table {table_id}, serial {i})", f"move {i} is missing before move {r['serial']}", table_id=table_id)
+                raise CorruptRow(
+                    "actions",
+                    f"(table {table_id}, serial {i})",
+                    f"move {i} is missing before move {r['serial']}",
+                    table_id=table_id,
+                )
         return [(int(r["serial"]), str(r["action"])) for r in rows]
 
     async def append_actions(
@@ -679,12 +828,18 @@ class Repository:
 
         def write(conn: sqlite3.Connection) -> None:
             if rows:
-                conn.executemany("INSERT INTO actions (table_id, serial, action, user_id, created_at) VALUES (?, ?, ?, ?, ?)", rows)
+                conn.executemany(
+                    "INSERT INTO actions (table_id, serial, action, user_id, created_at) VALUES (?, ?, ?, ?, ?)",
+                    rows,
+                )
             if clear_timer or timer is not None:
                 conn.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
             if timer is not None:
                 serial, due, prompt_at = timer
-                conn.execute("INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)", (table_id, serial, due, prompt_at))
+                conn.execute(
+                    "INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)",
+                    (table_id, serial, due, prompt_at),
+                )
             if sets:
                 conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
             if finished_game is not None:
@@ -699,7 +854,9 @@ class Repository:
     async def timers(self) -> list[TimerRow]:
         async with self.db.execute("SELECT * FROM timers ORDER BY due") as cur:
             rows = await cur.fetchall()
-        return [TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) for r in rows]
+        return [
+            TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) for r in rows
+        ]
 
     # a timer the dispatcher can act on; a damaged one is left for ``db check`` (TableService names it)
     _GOOD_TIMER = (
@@ -715,7 +872,9 @@ class Repository:
             q += f" AND table_id NOT IN ({', '.join('?' for _ in left_out)})"
         async with self.db.execute(q + " ORDER BY due LIMIT 1", left_out) as cur:
             r = await cur.fetchone()
-        return TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) if r else None
+        return (
+            TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) if r else None
+        )
 
     async def timer(self, table_id: int) -> TimerRow | None:
         """The table's timer; raises :class:`CorruptRow` if its row is damaged."""
@@ -731,7 +890,10 @@ class Repository:
     async def set_timer(self, table_id: int, serial: int, due: float, prompt_at: float) -> None:
         def put(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM timers WHERE table_id = ?", (table_id,))
-            conn.execute("INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)", (table_id, serial, due, prompt_at))
+            conn.execute(
+                "INSERT INTO timers (table_id, serial, due, prompt_at) VALUES (?, ?, ?, ?)",
+                (table_id, serial, due, prompt_at),
+            )
 
         await self.write(put)
 
@@ -739,7 +901,9 @@ class Repository:
         await self.write(lambda conn: conn.execute("DELETE FROM timers WHERE table_id = ?", (table_id,)))
 
     async def mark_reminded(self, table_id: int) -> None:
-        await self.write(lambda conn: conn.execute("UPDATE timers SET reminded = 1 WHERE table_id = ?", (table_id,)))
+        await self.write(
+            lambda conn: conn.execute("UPDATE timers SET reminded = 1 WHERE table_id = ?", (table_id,))
+        )
 
     # ---------------------------------------------------------------- maintenance
 
@@ -760,7 +924,12 @@ class Repository:
                 problems.append(f"{sql.split(' FROM ')[1].split()[0]}: could not be read ({e})")
                 return []
 
-        def each(found: list[aiosqlite.Row], name: str, key: Callable[[aiosqlite.Row], str], test: Callable[[aiosqlite.Row], str | None]) -> None:
+        def each(
+            found: list[aiosqlite.Row],
+            name: str,
+            key: Callable[[aiosqlite.Row], str],
+            test: Callable[[aiosqlite.Row], str | None],
+        ) -> None:
             for r in found:
                 try:
                     why = test(r)
@@ -781,9 +950,15 @@ class Repository:
 
         each(tables, "tables", lambda r: str(r["id"]), table_test)
 
-        def owned(kind: str, rules: dict[str, Rule], extra: Callable[[aiosqlite.Row], str | None] | None = None) -> Callable[[aiosqlite.Row], str | None]:
+        def owned(
+            kind: str, rules: dict[str, Rule], extra: Callable[[aiosqlite.Row], str | None] | None = None
+        ) -> Callable[[aiosqlite.Row], str | None]:
             def test(r: aiosqlite.Row) -> str | None:
-                whys = [f"its table #{_shown(r['table_id'])} does not exist"] if r["table_id"] not in table_ids else []
+                whys = (
+                    [f"its table #{_shown(r['table_id'])} does not exist"]
+                    if r["table_id"] not in table_ids
+                    else []
+                )
                 whys.append(bad_columns(r, rules) or "")
                 if not whys[-1] and extra is not None:
                     whys.append(extra(r) or "")
@@ -792,14 +967,30 @@ class Repository:
             return test
 
         seats = await rows("SELECT * FROM seats ORDER BY table_id, seat")
-        each(seats, "seats", lambda r: f"(table {_shown(r['table_id'])}, seat {_shown(r['seat'])})",
-             owned("seats", SEAT_RULES, lambda r: "it has neither a player nor an AI" if r["user_id"] is None and r["ai"] is None else None))
+        each(
+            seats,
+            "seats",
+            lambda r: f"(table {_shown(r['table_id'])}, seat {_shown(r['seat'])})",
+            owned(
+                "seats",
+                SEAT_RULES,
+                lambda r: (
+                    "it has neither a player nor an AI" if r["user_id"] is None and r["ai"] is None else None
+                ),
+            ),
+        )
         by_table: dict[Any, list[Any]] = {}
         for r in seats:
             by_table.setdefault(r["table_id"], []).append(r["seat"])
         for tid, numbers in by_table.items():
-            if tid in table_ids and all(_int(n) for n in numbers) and sorted(numbers) != list(range(len(numbers))):
-                problems.append(f"seats of table {tid}: the seats are {sorted(numbers)}, not 0 to {len(numbers) - 1}")
+            if (
+                tid in table_ids
+                and all(_int(n) for n in numbers)
+                and sorted(numbers) != list(range(len(numbers)))
+            ):
+                problems.append(
+                    f"seats of table {tid}: the seats are {sorted(numbers)}, not 0 to {len(numbers) - 1}"
+                )
 
         def action_text(r: aiosqlite.Row) -> str | None:
             try:
@@ -809,7 +1000,12 @@ class Repository:
             return None
 
         actions = await rows("SELECT * FROM actions ORDER BY table_id, serial")
-        each(actions, "actions", lambda r: f"(table {_shown(r['table_id'])}, serial {_shown(r['serial'])})", owned("actions", ACTION_RULES, action_text))
+        each(
+            actions,
+            "actions",
+            lambda r: f"(table {_shown(r['table_id'])}, serial {_shown(r['serial'])})",
+            owned("actions", ACTION_RULES, action_text),
+        )
         serials: dict[Any, list[Any]] = {}
         for r in actions:
             serials.setdefault(r["table_id"], []).append(r["serial"])
@@ -817,7 +1013,9 @@ class Repository:
             ints = sorted(n for n in numbers if _int(n))
             gap = next((i for i, n in enumerate(ints) if n != i), None)
             if tid in table_ids and gap is not None:
-                problems.append(f"actions of table {tid}: move {gap} is missing, so the moves after it cannot be replayed")
+                problems.append(
+                    f"actions of table {tid}: move {gap} is missing, so the moves after it cannot be replayed"
+                )
 
         timers = await rows("SELECT * FROM timers ORDER BY table_id")
         each(timers, "timers", lambda r: f"(table {_shown(r['table_id'])})", owned("timers", TIMER_RULES))
@@ -835,15 +1033,26 @@ class Repository:
         recorded = {r["table_id"] for r in games}
         for r in tables:
             if r["status"] == "finished" and r["id"] not in recorded:
-                problems.append(f"tables row {r['id']}: the table is finished but no games row records its game")
+                problems.append(
+                    f"tables row {r['id']}: the table is finished but no games row records its game"
+                )
 
         def player_test(r: aiosqlite.Row) -> str | None:
-            whys = [f"its game #{_shown(r['game_id'])} does not exist (deleted while its players remain)"] if r["game_id"] not in game_ids else []
+            whys = (
+                [f"its game #{_shown(r['game_id'])} does not exist (deleted while its players remain)"]
+                if r["game_id"] not in game_ids
+                else []
+            )
             whys.append(bad_columns(r, PLAYER_RULES) or "")
             return "; ".join(w for w in whys if w) or None
 
         players = await rows("SELECT * FROM game_players ORDER BY game_id, seat")
-        each(players, "game_players", lambda r: f"(game {_shown(r['game_id'])}, seat {_shown(r['seat'])})", player_test)
+        each(
+            players,
+            "game_players",
+            lambda r: f"(game {_shown(r['game_id'])}, seat {_shown(r['seat'])})",
+            player_test,
+        )
         houses = await rows("SELECT * FROM house_rules ORDER BY id")
         house_ids = {r["id"] for r in houses}
         each(houses, "house_rules", lambda r: str(r["id"]), lambda r: bad_columns(r, HOUSE_RULES))
@@ -854,7 +1063,12 @@ class Repository:
                 why = f"its default profile #{r['default_house']} does not exist"
             return why
 
-        each(await rows("SELECT * FROM club_settings ORDER BY guild_id"), "club_settings", lambda r: _shown(r["guild_id"]), club_test)
+        each(
+            await rows("SELECT * FROM club_settings ORDER BY guild_id"),
+            "club_settings",
+            lambda r: _shown(r["guild_id"]),
+            club_test,
+        )
         try:
             problems += await self.check_standings()
         except Exception as e:  # the standings' own checks: listed, never fatal
@@ -879,7 +1093,11 @@ class Repository:
     def _season(self, r: aiosqlite.Row) -> SeasonRow:
         try:
             uma = json.loads(r["uma"])
-            if not isinstance(uma, list) or len(uma) != r["players"] or not all(isinstance(x, int | float) for x in uma):
+            if (
+                not isinstance(uma, list)
+                or len(uma) != r["players"]
+                or not all(isinstance(x, int | float) for x in uma)
+            ):
                 raise ValueError("uma is not one number per player")
         except ValueError as e:
             raise CorruptRow("seasons", r["id"], f"bad uma JSON ({e})") from None
@@ -892,10 +1110,23 @@ class Repository:
         if r["house"] is not None and not isinstance(r["house"], str):
             raise CorruptRow("seasons", r["id"], f"its house is {_shown(r['house'])}, not text or empty")
         return SeasonRow(
-            id=r["id"], guild_id=r["guild_id"], name=r["name"], ruleset=r["ruleset"], players=r["players"],
-            start_points=r["start_points"], return_points=r["return_points"], uma=tuple(float(x) for x in uma),
-            rating=r["rating"], min_games=r["min_games"], ties=r["ties"], leftover=r["leftover"], active=bool(r["active"]),
-            started_at=r["started_at"], ended_at=r["ended_at"], house=r["house"], options=options,
+            id=r["id"],
+            guild_id=r["guild_id"],
+            name=r["name"],
+            ruleset=r["ruleset"],
+            players=r["players"],
+            start_points=r["start_points"],
+            return_points=r["return_points"],
+            uma=tuple(float(x) for x in uma),
+            rating=r["rating"],
+            min_games=r["min_games"],
+            ties=r["ties"],
+            leftover=r["leftover"],
+            active=bool(r["active"]),
+            started_at=r["started_at"],
+            ended_at=r["ended_at"],
+            house=r["house"],
+            options=options,
         )
 
     def _seasons_of(self, rows: Iterable[aiosqlite.Row]) -> list[SeasonRow]:
@@ -920,7 +1151,14 @@ class Repository:
 
         def create(conn: sqlite3.Connection) -> int:
             sid = int(conn.execute(sql, tuple(fields.values())).lastrowid or 0)
-            audit(conn, guild_id=fields.get("guild_id"), season_id=sid, actor_id=actor_id, action="season start", after=after)
+            audit(
+                conn,
+                guild_id=fields.get("guild_id"),
+                season_id=sid,
+                actor_id=actor_id,
+                action="season start",
+                after=after,
+            )
             return sid
 
         return await self.write(create)
@@ -931,7 +1169,9 @@ class Repository:
         return self._season(r) if r is not None else None
 
     async def seasons(self, guild_id: int | None) -> list[SeasonRow]:
-        async with self.db.execute("SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)) as cur:
+        async with self.db.execute(
+            "SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)
+        ) as cur:
             return self._seasons_of(await cur.fetchall())
 
     async def update_season(self, season_id: int, actor_id: int | None, action: str, **fields: Any) -> None:
@@ -945,7 +1185,15 @@ class Repository:
                 raise LookupError(f"no season {season_id}")
             before = {k: r[k] for k in fields}
             conn.execute(f"UPDATE seasons SET {sets} WHERE id = ?", (*fields.values(), season_id))
-            audit(conn, guild_id=r["guild_id"], season_id=season_id, actor_id=actor_id, action=action, before=before, after=fields)
+            audit(
+                conn,
+                guild_id=r["guild_id"],
+                season_id=season_id,
+                actor_id=actor_id,
+                action=action,
+                before=before,
+                after=fields,
+            )
 
         await self.write(update)
 
@@ -954,8 +1202,18 @@ class Repository:
     @staticmethod
     def _line(r: aiosqlite.Row) -> PlayerLine:
         return PlayerLine(
-            seat=r["seat"], player=r["player"], user_id=r["user_id"], name=r["name"], kind=r["kind"], points=r["points"],
-            place=r["place"], result=r["result"], rating=r["rating"], rating_delta=r["rating_delta"], mu=r["mu"], sigma=r["sigma"],
+            seat=r["seat"],
+            player=r["player"],
+            user_id=r["user_id"],
+            name=r["name"],
+            kind=r["kind"],
+            points=r["points"],
+            place=r["place"],
+            result=r["result"],
+            rating=r["rating"],
+            rating_delta=r["rating_delta"],
+            mu=r["mu"],
+            sigma=r["sigma"],
         )
 
     @staticmethod
@@ -975,7 +1233,12 @@ class Repository:
         for p in lines:
             if not (_int(p.place) and 1 <= p.place <= n and _int(p.points) and abs(p.points) <= 10_000_000):
                 # not a number at all: a column check() lists row by row (columns=True)
-                raise CorruptRow("games", r["id"], f"impossible place or points at seat {p.seat}", columns=not (_int(p.place) and _int(p.points)))
+                raise CorruptRow(
+                    "games",
+                    r["id"],
+                    f"impossible place or points at seat {p.seat}",
+                    columns=not (_int(p.place) and _int(p.points)),
+                )
         for p in lines:  # the other columns of its game_players rows, as read
             why = bad_columns({k: getattr(p, k) for k in PLAYER_RULES if hasattr(p, k)}, PLAYER_RULES)
             if why:
@@ -983,8 +1246,16 @@ class Repository:
         if len({p.player for p in lines}) != n:
             raise CorruptRow("games", r["id"], "the same player twice")
         return GameRow(
-            id=r["id"], guild_id=r["guild_id"], season_id=r["season_id"], table_id=r["table_id"], source=r["source"],
-            ruleset=r["ruleset"], finished_at=r["finished_at"], status=r["status"], sticks=r["sticks"], data=data,
+            id=r["id"],
+            guild_id=r["guild_id"],
+            season_id=r["season_id"],
+            table_id=r["table_id"],
+            source=r["source"],
+            ruleset=r["ruleset"],
+            finished_at=r["finished_at"],
+            status=r["status"],
+            sticks=r["sticks"],
+            data=data,
             players=sorted(lines, key=lambda p: p.seat),
         )
 
@@ -999,7 +1270,9 @@ class Repository:
         return self._game(r, lines)
 
     async def game_for_table(self, table_id: int) -> GameRow | None:
-        async with self.db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)) as cur:
+        async with self.db.execute(
+            "SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)
+        ) as cur:
             r = await cur.fetchone()
         return await self.get_game(int(r[0])) if r else None
 
@@ -1030,9 +1303,19 @@ class Repository:
     @staticmethod
     def _standing(r: aiosqlite.Row) -> StandingRow:
         return StandingRow(
-            season_id=r["season_id"], player=r["player"], user_id=r["user_id"], name=r["name"], kind=r["kind"], games=r["games"],
-            points_total=r["points_total"], result_total=r["result_total"], place_total=r["place_total"],
-            places=[r["p1"], r["p2"], r["p3"], r["p4"]], rating=r["rating"], mu=r["mu"], sigma=r["sigma"],
+            season_id=r["season_id"],
+            player=r["player"],
+            user_id=r["user_id"],
+            name=r["name"],
+            kind=r["kind"],
+            games=r["games"],
+            points_total=r["points_total"],
+            result_total=r["result_total"],
+            place_total=r["place_total"],
+            places=[r["p1"], r["p2"], r["p3"], r["p4"]],
+            rating=r["rating"],
+            mu=r["mu"],
+            sigma=r["sigma"],
         )
 
     _ORDER = {
@@ -1041,21 +1324,28 @@ class Repository:
         "placement": "CAST(place_total AS REAL) / games ASC, games DESC, player",
     }
 
-    async def leaderboard(self, season_id: int, by: str, *, min_games: int = 0, offset: int = 0, limit: int = 10) -> tuple[int, list[StandingRow]]:
+    async def leaderboard(
+        self, season_id: int, by: str, *, min_games: int = 0, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[StandingRow]]:
         """``(players listed, one page of them)``; AI seats are never listed."""
         order = self._ORDER[by]
         where = "season_id = ? AND kind != 'ai' AND games >= ? AND games > 0"
-        async with self.db.execute(f"SELECT COUNT(*) FROM standings WHERE {where}", (season_id, min_games)) as cur:
+        async with self.db.execute(
+            f"SELECT COUNT(*) FROM standings WHERE {where}", (season_id, min_games)
+        ) as cur:
             row = await cur.fetchone()
         total = int(row[0]) if row else 0
         async with self.db.execute(
-            f"SELECT * FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?", (season_id, min_games, limit, offset)
+            f"SELECT * FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
+            (season_id, min_games, limit, offset),
         ) as cur:
             rows = [self._standing(r) for r in await cur.fetchall()]
         return total, rows
 
     async def standing(self, season_id: int, player: str) -> StandingRow | None:
-        async with self.db.execute("SELECT * FROM standings WHERE season_id = ? AND player = ?", (season_id, player)) as cur:
+        async with self.db.execute(
+            "SELECT * FROM standings WHERE season_id = ? AND player = ?", (season_id, player)
+        ) as cur:
             r = await cur.fetchone()
         return self._standing(r) if r else None
 
@@ -1107,7 +1397,19 @@ class Repository:
                 except ValueError as e:
                     log.error("skipping audit_log row %s: bad JSON (%s)", r["id"], e)
                     continue
-                out.append(AuditRow(r["id"], r["guild_id"], r["season_id"], r["game_id"], r["actor_id"], r["action"], r["at"], before, after))
+                out.append(
+                    AuditRow(
+                        r["id"],
+                        r["guild_id"],
+                        r["season_id"],
+                        r["game_id"],
+                        r["actor_id"],
+                        r["action"],
+                        r["at"],
+                        before,
+                        after,
+                    )
+                )
         return out
 
     # ---------------------------------------------------------------- house rules (schema version 7)
@@ -1121,18 +1423,28 @@ class Repository:
             raise CorruptRow("house_rules", r["id"], why, columns=True)
         options = json.loads(r["options"] or "{}")
         return HouseRow(
-            id=r["id"], guild_id=r["guild_id"], name=r["name"], base=r["base"], options=options, created_by=r["created_by"],
-            created_at=r["created_at"], updated_at=r["updated_at"],
+            id=r["id"],
+            guild_id=r["guild_id"],
+            name=r["name"],
+            base=r["base"],
+            options=options,
+            created_by=r["created_by"],
+            created_at=r["created_at"],
+            updated_at=r["updated_at"],
         )
 
     async def house_rows(self, guild_id: int | None) -> list[Any]:
         """The club's ``house_rules`` rows as stored (unchecked: the house service checks each), by id."""
-        async with self.db.execute("SELECT * FROM house_rules WHERE guild_id = ? ORDER BY id", (guild_id,)) as cur:
+        async with self.db.execute(
+            "SELECT * FROM house_rules WHERE guild_id = ? ORDER BY id", (guild_id,)
+        ) as cur:
             return list(await cur.fetchall())
 
     async def default_house_id(self, guild_id: int | None) -> Any:
         """The id of the club's default profile as stored (None when it has none)."""
-        async with self.db.execute("SELECT default_house FROM club_settings WHERE guild_id = ?", (guild_id,)) as cur:
+        async with self.db.execute(
+            "SELECT default_house FROM club_settings WHERE guild_id = ?", (guild_id,)
+        ) as cur:
             r = await cur.fetchone()
         return r[0] if r is not None else None
 
@@ -1148,7 +1460,13 @@ class Repository:
             async with self.db.execute(f"SELECT * FROM game_stats WHERE game_id IN ({marks})", chunk) as cur:
                 for r in await cur.fetchall():
                     out[(r["game_id"], r["seat"])] = (
-                        r["hands"], r["wins"], r["deal_ins"], r["riichi"], r["calls"], r["win_points"], r["deal_in_points"],
+                        r["hands"],
+                        r["wins"],
+                        r["deal_ins"],
+                        r["riichi"],
+                        r["calls"],
+                        r["win_points"],
+                        r["deal_in_points"],
                     )
         return out
 
@@ -1233,7 +1551,10 @@ def record_bot_game(conn: sqlite3.Connection, table_id: int, g: dict[str, Any]) 
     gid = int(cur.lastrowid or 0)
     conn.executemany(
         "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(gid, p["seat"], p["user_id"], p["name"], p["points"], p["place"], p["result"]) for p in g["players"]],
+        [
+            (gid, p["seat"], p["user_id"], p["name"], p["points"], p["place"], p["result"])
+            for p in g["players"]
+        ],
     )
     return gid
 
@@ -1256,8 +1577,18 @@ def insert_game(conn: sqlite3.Connection, g: GameRow, *, entered_by: int | None 
     cur = conn.execute(
         "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data, season_id, status, sticks, entered_by)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (g.guild_id, g.table_id, g.source, g.ruleset, g.finished_at, json.dumps(g.data, ensure_ascii=False), g.season_id,
-         g.status, g.sticks, entered_by),
+        (
+            g.guild_id,
+            g.table_id,
+            g.source,
+            g.ruleset,
+            g.finished_at,
+            json.dumps(g.data, ensure_ascii=False),
+            g.season_id,
+            g.status,
+            g.sticks,
+            entered_by,
+        ),
     )
     gid = int(cur.lastrowid or 0)
     put_players(conn, gid, g.players)
@@ -1270,7 +1601,21 @@ def put_players(conn: sqlite3.Connection, game_id: int, players: Sequence[Player
         "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result, player, kind, rating, rating_delta, mu, sigma)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (game_id, p.seat, p.user_id, p.name, p.points, p.place, p.result, p.player, p.kind, p.rating, p.rating_delta, p.mu, p.sigma)
+            (
+                game_id,
+                p.seat,
+                p.user_id,
+                p.name,
+                p.points,
+                p.place,
+                p.result,
+                p.player,
+                p.kind,
+                p.rating,
+                p.rating_delta,
+                p.mu,
+                p.sigma,
+            )
             for p in players
         ],
     )
@@ -1284,19 +1629,29 @@ def set_game(conn: sqlite3.Connection, game_id: int, **fields: Any) -> None:
     conn.execute(f"UPDATE games SET {sets} WHERE id = ?", (*fields.values(), game_id))
 
 
-def set_ratings(conn: sqlite3.Connection, rows: Iterable[tuple[float | None, float | None, float | None, float | None, int, int]]) -> None:
+def set_ratings(
+    conn: sqlite3.Connection,
+    rows: Iterable[tuple[float | None, float | None, float | None, float | None, int, int]],
+) -> None:
     """``(rating, rating_delta, mu, sigma, game_id, seat)`` per seat."""
-    conn.executemany("UPDATE game_players SET rating = ?, rating_delta = ?, mu = ?, sigma = ? WHERE game_id = ? AND seat = ?", list(rows))
+    conn.executemany(
+        "UPDATE game_players SET rating = ?, rating_delta = ?, mu = ?, sigma = ? WHERE game_id = ? AND seat = ?",
+        list(rows),
+    )
 
 
 def standings_in(conn: sqlite3.Connection, season_id: int, players: Sequence[str]) -> dict[str, StandingRow]:
     """The summary rows of these players in the season, by player key."""
     marks = ", ".join("?" for _ in players)
-    cur = conn.execute(f"SELECT * FROM standings WHERE season_id = ? AND player IN ({marks})", (season_id, *players))
+    cur = conn.execute(
+        f"SELECT * FROM standings WHERE season_id = ? AND player IN ({marks})", (season_id, *players)
+    )
     return {r["player"]: Repository._standing(r) for r in cur.fetchall()}
 
 
-def put_standings(conn: sqlite3.Connection, rows: Sequence[StandingRow], *, replace_season: int | None = None) -> None:
+def put_standings(
+    conn: sqlite3.Connection, rows: Sequence[StandingRow], *, replace_season: int | None = None
+) -> None:
     """Write summary rows (insert or replace); ``replace_season`` first clears that season's rows."""
     if replace_season is not None:
         conn.execute("DELETE FROM standings WHERE season_id = ?", (replace_season,))
@@ -1304,14 +1659,29 @@ def put_standings(conn: sqlite3.Connection, rows: Sequence[StandingRow], *, repl
         "INSERT OR REPLACE INTO standings (season_id, player, user_id, name, kind, games, points_total, result_total, place_total,"
         " p1, p2, p3, p4, rating, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (s.season_id, s.player, s.user_id, s.name, s.kind, s.games, s.points_total, round(s.result_total, 3), s.place_total,
-             *s.places[:4], s.rating, s.mu, s.sigma)
+            (
+                s.season_id,
+                s.player,
+                s.user_id,
+                s.name,
+                s.kind,
+                s.games,
+                s.points_total,
+                round(s.result_total, 3),
+                s.place_total,
+                *s.places[:4],
+                s.rating,
+                s.mu,
+                s.sigma,
+            )
             for s in rows
         ],
     )
 
 
-def link_guest(conn: sqlite3.Connection, guild_id: int | None, guest: str, user_id: int, name: str) -> list[int]:
+def link_guest(
+    conn: sqlite3.Connection, guild_id: int | None, guest: str, user_id: int, name: str
+) -> list[int]:
     """Make the guest's rows the member's; returns the seasons touched. Refuses (ValueError) if both
     sat at one game."""
     q = (
@@ -1335,25 +1705,52 @@ def link_guest(conn: sqlite3.Connection, guild_id: int | None, guest: str, user_
 
 
 def audit(
-    conn: sqlite3.Connection, *, guild_id: int | None, action: str, actor_id: int | None, season_id: int | None = None,
-    game_id: int | None = None, before: Any = None, after: Any = None,
+    conn: sqlite3.Connection,
+    *,
+    guild_id: int | None,
+    action: str,
+    actor_id: int | None,
+    season_id: int | None = None,
+    game_id: int | None = None,
+    before: Any = None,
+    after: Any = None,
 ) -> None:
     conn.execute(
         "INSERT INTO audit_log (guild_id, season_id, game_id, actor_id, action, at, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            guild_id, season_id, game_id, actor_id, action, time.time(),
+            guild_id,
+            season_id,
+            game_id,
+            actor_id,
+            action,
+            time.time(),
             None if before is None else json.dumps(before, ensure_ascii=False),
             None if after is None else json.dumps(after, ensure_ascii=False),
         ),
     )
 
 
-def insert_house(conn: sqlite3.Connection, guild_id: int, name: str, base: str, options: Mapping[str, Any], created_by: int | None) -> int:
+def insert_house(
+    conn: sqlite3.Connection,
+    guild_id: int,
+    name: str,
+    base: str,
+    options: Mapping[str, Any],
+    created_by: int | None,
+) -> int:
     """A new profile row; its id (the unique index refuses a second profile of the same name)."""
     now = time.time()
     cur = conn.execute(
         "INSERT INTO house_rules (guild_id, name, base, options, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (guild_id, name, base, json.dumps(dict(options), sort_keys=True, ensure_ascii=False), created_by, now, now),
+        (
+            guild_id,
+            name,
+            base,
+            json.dumps(dict(options), sort_keys=True, ensure_ascii=False),
+            created_by,
+            now,
+            now,
+        ),
     )
     return int(cur.lastrowid or 0)
 

@@ -183,6 +183,48 @@ def test_a_failed_start_leaves_the_table_open_and_a_failed_join_leaves_the_seats
     asyncio.run(main())
 
 
+def test_a_table_that_cannot_be_stored_is_not_opened(tmp_path: Path) -> None:
+    """/table open on a read-only database or a full disk: one sentence, no table in memory or in
+    storage (the table row and its opener's seat are one write: never a table without its seat),
+    and the next open works once storage does."""
+    sentence = "I could not save the new table, so none was opened: please try again in a moment."
+
+    async def counts(repo: Repository) -> tuple[int, int]:
+        async with repo.db.execute("SELECT (SELECT COUNT(*) FROM tables), (SELECT COUNT(*) FROM seats)") as cur:
+            row = await cur.fetchone()
+        assert row is not None
+        return int(row[0]), int(row[1])
+
+    async def main() -> None:
+        repo, svc, _ = await _open(tmp_path / "t.sqlite3")
+        try:
+            await repo.db.execute("PRAGMA query_only = ON")
+            with pytest.raises(StorageError) as e:
+                await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE, opener_name="alice")
+            assert str(e.value) == sentence and svc.tables == {} and await counts(repo) == (0, 0)
+            await repo.db.execute("PRAGMA query_only = OFF")
+            async with repo.db.execute("PRAGMA page_count") as cur:
+                pages = (await cur.fetchone())[0]  # type: ignore[index]
+            await repo.db.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow: a full disk
+            for i in range(5000):  # open tables until one no longer fits
+                try:
+                    await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE + i, opener_name=f"p{i}")
+                except StorageError as e:
+                    assert str(e) == sentence
+                    break
+            else:
+                raise AssertionError("the database never filled up")
+            stored = await counts(repo)
+            assert stored == (len(svc.tables), len(svc.tables))  # every stored table has its seat, no more
+            await repo.db.execute("PRAGMA max_page_count = 1073741823")  # room again
+            t = await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE, opener_name="alice")
+            assert [s.name for s in await repo.get_seats(t.id)] == ["alice"]
+        finally:
+            await repo.close()
+
+    asyncio.run(main())
+
+
 def test_the_turn_clock_survives_a_failed_database_call_and_runs_out_once_storage_works(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
