@@ -83,7 +83,7 @@ class Damage:
         if self.paused:
             return (
                 f"Table #{self.table_id} is paused because its stored data is damaged ({self.detail}); "
-                f"the other tables are not affected, and {DB_CHECK}."
+                f"the other tables are not affected, {DB_CHECK}, or close it with `/table abandon table:{self.table_id}`."
             )
         return (
             f"Table #{self.table_id}'s turn clock is damaged in the database ({self.detail}), so it will not run out "
@@ -444,8 +444,23 @@ class TableService:
             t.row.commitment = committed
         return t
 
-    async def abandon(self, table_id: int, user_id: int, *, organiser: bool) -> Table:
-        t = await self.get(table_id)
+    async def abandon(self, table_id: int, user_id: int, *, organiser: bool) -> Table | None:
+        """Close a table (its opener or an organiser). A damaged table, which cannot be rebuilt,
+        can still be closed by an organiser: only its status is written (None is returned)."""
+        try:
+            t = await self.get(table_id)
+        except TableError:
+            d = self.damaged.get(table_id)
+            if d is None or not d.paused:
+                raise
+            if not organiser:
+                raise TableError(f"table #{table_id} is damaged: only an organiser can abandon it") from None
+            await self._store(self.repo.set_table(table_id, status="abandoned", finished_at=time.time()))
+            del self.damaged[table_id]
+            with suppress(sqlite3.Error):
+                await self.repo.clear_timer(table_id)
+            self._timers_changed()
+            return None
         async with t.lock:
             if user_id != t.row.opener_id and not organiser:
                 raise TableError("only the player who opened the table or an organiser can abandon it")

@@ -248,9 +248,11 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @app_commands.command(name="abandon", description="Close a table (the opener or an organiser)")
     async def abandon(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        t = await self._pick(interaction, table)
-        await self.service.abandon(t.id, interaction.user.id, organiser=is_organiser(interaction))
-        await interaction.response.send_message(f"Table #{t.id} was abandoned by {_name(interaction.user)}.")
+        # a table named by its number goes to the service as it is: a damaged one cannot be picked
+        # (it cannot be rebuilt) but an organiser may still close it
+        table_id = table if table is not None else (await self._pick(interaction, None)).id
+        await self.service.abandon(table_id, interaction.user.id, organiser=is_organiser(interaction))
+        await interaction.response.send_message(f"Table #{table_id} was abandoned by {_name(interaction.user)}.")
 
     @app_commands.command(name="list", description="Tables in this server")
     async def list_(self, interaction: discord.Interaction) -> None:
