@@ -62,6 +62,10 @@ class StorageError(TableError):
 
 SAVE_FAILED = "I could not save that move, so nothing changed: please try again in a moment."
 SAVE_SETTING_FAILED = "I could not save that change, so nothing changed: please try again in a moment."
+#: a seat taken from schema version 8 on shows its waits when tenpai (``/table auto what:waits``
+#: turns it off): the line tells nothing the player could not count from the table, and a newcomer
+#: would not find an option that starts off at every new table; seats stored before stay off
+NEW_SEAT_SHOWS_WAITS = True
 DB_CHECK = "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair"
 
 
@@ -278,7 +282,7 @@ class TableService:
             call_seconds=max(60, min(call_minutes, 24 * 60) * 60),
             **({"house": house} if house else {}),
         )
-        seats = [SeatRow(0, opener_id, None, opener_name)]
+        seats = [SeatRow(0, opener_id, None, opener_name, show_waits=NEW_SEAT_SHOWS_WAITS)]
         await self.repo.put_seats(tid, seats)
         row = await self.repo.get_table(tid)
         assert row is not None
@@ -341,7 +345,7 @@ class TableService:
                 raise TableError("you are already at that table")
             if len(t.seats) >= self._players(t):
                 raise TableError("that table is full")
-            seats = [*t.row.seats, SeatRow(len(t.seats), user_id, None, name)]
+            seats = [*t.row.seats, SeatRow(len(t.seats), user_id, None, name, show_waits=NEW_SEAT_SHOWS_WAITS)]
             await self._store(self.repo.put_seats(t.id, seats))
             t.row.seats = seats
         return t
@@ -542,7 +546,9 @@ class TableService:
         seat = t.seat_of(user_id)
         if seat is None:
             raise TableError("you are not seated at this table")
-        field_name = {"win": "auto_win", "pass": "auto_pass", "tsumogiri": "auto_tsumogiri", "confirm-discard": "confirm_discard"}[what]
+        field_name = {
+            "win": "auto_win", "pass": "auto_pass", "tsumogiri": "auto_tsumogiri", "confirm-discard": "confirm_discard", "waits": "show_waits",
+        }[what]
         await self._store(self.repo.set_seat(t.id, seat, **{field_name: on}))
         setattr(t.seats[seat], field_name, on)
         return t

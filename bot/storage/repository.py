@@ -133,7 +133,7 @@ TABLE_RULES: dict[str, Rule] = {
 SEAT_RULES: dict[str, Rule] = {
     "table_id": _ID, "seat": _integer(0, 3), "user_id": _ID_OR_NULL, "ai": _text(null=True, nonempty=True), "name": _text(),
     "dm_closed": _FLAG, "auto_win": _FLAG, "auto_pass": _FLAG, "auto_tsumogiri": _FLAG, "bank_left": _number(0, null=True),
-    "hand_message_id": _ID_OR_NULL, "confirm_discard": _FLAG,
+    "hand_message_id": _ID_OR_NULL, "confirm_discard": _FLAG, "show_waits": _FLAG,
 }
 ACTION_RULES: dict[str, Rule] = {
     "table_id": _ID, "serial": _integer(0), "action": _text(nonempty=True), "user_id": _ID_OR_NULL, "created_at": _number(),
@@ -209,6 +209,7 @@ class SeatRow:
     bank_left: float | None = None
     hand_message_id: int | None = None
     confirm_discard: bool = False  # two-tap discards (/table auto what:confirm-discard)
+    show_waits: bool = False  # the waits line under a tenpai hand (/table auto what:waits)
 
 
 @dataclass(slots=True)
@@ -496,7 +497,7 @@ class Repository:
         rows = [
             (
                 table_id, s.seat, s.user_id, s.ai, s.name, int(s.dm_closed), int(s.auto_win), int(s.auto_pass), int(s.auto_tsumogiri),
-                s.bank_left, s.hand_message_id, int(s.confirm_discard),
+                s.bank_left, s.hand_message_id, int(s.confirm_discard), int(s.show_waits),
             )
             for s in seats
         ]
@@ -505,7 +506,7 @@ class Repository:
             conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             conn.executemany(
                 "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
-                " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " bank_left, hand_message_id, confirm_discard, show_waits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
 
@@ -589,6 +590,7 @@ class Repository:
                 r["bank_left"],
                 r["hand_message_id"],
                 bool(r["confirm_discard"]),
+                bool(r["show_waits"]),
             )
             for r in rows
         ]
