@@ -111,3 +111,45 @@ def test_the_option_is_stored_per_seat(tmp_path: Path) -> None:
             await repo.close()
 
     asyncio.run(main())
+
+
+def test_table_auto_waits_shows_the_line_in_the_dm_through_discord(tmp_path: Path) -> None:
+    """End to end over the local Discord server: a new seat shows its waits (the default chosen for
+    seats taken from schema version 8 on); ``/table auto what:waits on:false`` re-shows the DM hand
+    without the line and ``on:true`` with it. The dealt hand is the service's seeded one, so once
+    it is alice's decision her table is given a scripted tenpai deal (the presenter reads
+    ``t.game``; nothing is played on it)."""
+    from tests.bot.harness import club
+
+    async def main() -> None:
+        async with club(tmp_path) as c:
+            uid = c.users["alice"].id
+            await c.slash("alice", "table open", {"length": "tonpuu"})
+            await c.slash("alice", "table add-ai", {"seats": 3})
+            await c.slash("alice", "table start", {})
+            svc = c.bot.service
+            await c.server.wait_for(lambda: svc.tables.get(1) is not None and svc.tables[1].game is not None, timeout=30)
+            t = svc.tables[1]
+            seat = t.seat_of(uid)
+            assert seat is not None and t.seats[seat].show_waits  # on for a new seat
+            await c.server.wait_for(lambda: t.game is not None and seat in t.game.to_act(), timeout=30)
+            assert t.game is not None
+            hands: list[str | None] = [None] * t.game.players
+            hands[seat] = WAITING
+            g = scripted_game(RIICHI, hands, "9m", dora="9p")
+            if seat == g.dealer:  # the dealer discards its draw first: 13 tiles, between turns
+                play(g, f"{seat}d9m")
+            t.game = g
+
+            def dm_text() -> str:
+                return "\n".join(m.content or "" for m in c.server.dms(uid)[-1:])
+
+            rec = await c.slash("alice", "table auto", {"what": "waits", "on": False})
+            assert any("Waits at a glance are now off" in m for m in c.replies(rec)), c.replies(rec)
+            await c.server.wait_for(lambda: "Your hand" in dm_text() and "Waiting on" not in dm_text(), timeout=10)
+            rec = await c.slash("alice", "table auto", {"what": "waits", "on": True})
+            assert any("Waits at a glance are now on" in m for m in c.replies(rec)), c.replies(rec)
+            await c.server.wait_for(lambda: "Waiting on 1m (4 left), 4m (4 left)" in dm_text().splitlines(), timeout=10)
+            assert [s.show_waits for s in await svc.repo.get_seats(1)][seat] is True
+
+    asyncio.run(main())
