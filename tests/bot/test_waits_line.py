@@ -5,16 +5,24 @@ of each that player has not seen, never reading another player's concealed tiles
 from __future__ import annotations
 
 import asyncio
+import random
+import re
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
+from bot.ai.policy import smart
 from bot.presenter import Presenter
+from bot.render.names import kind_label
 from bot.render.waits import waits_line
 from bot.storage.repository import Repository, SeatRow, TableRow
 from bot.tables import Table
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
+from engine.tiles import kind_of
 from tests.engine.scripted import play, scripted_game
 
 RIICHI = find_ruleset("riichi")
@@ -77,6 +85,38 @@ def test_no_line_for_a_hand_that_is_not_tenpai_or_holds_a_tile_to_discard() -> N
     g = scripted_game(RIICHI, [WAITING, DEALER, SEAT2, SEAT3], "9m", dora="4m")
     assert g.seats[0].waits and sum(g.seats[0].counts) == 14
     assert waits_line(g, 0) is None  # the dealer's turn: it discards first
+
+
+@pytest.mark.parametrize("rs_name", ["riichi", "sanma", "taiwan16", "chinitsu_toutenkou", "seigou", "shoukou", "pk"])
+def test_every_ruleset_names_its_own_wait_set_and_counts_hidden_copies_as_unseen(rs_name: str) -> None:
+    """Self-play: whenever a seat holds a tenpai hand between its turns, the line names exactly the
+    engine's wait set, and each count is at least the copies in the other seats' concealed hands
+    (hidden from the player) and at most the copies outside the player's own hand."""
+    lines = 0
+    for seed in range(3):
+        g = Game(find_ruleset(rs_name), seed=seed)
+        total = Counter(kind_of(c) for c in g.codes if c >= 0)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if g.over:
+                break
+            for s in range(g.players):
+                line = waits_line(g, s)
+                st = g.seats[s]
+                if st.waits and sum(st.counts) % 3 == 1 and g.current != s:
+                    assert line is not None
+                if line is None:
+                    continue
+                lines += 1
+                named = re.findall(r"(\w+) \((\d+|none) left\)", line.removeprefix("Waiting on "))
+                assert [k for k, _ in named] == [kind_label(k) for k in sorted(set(st.waits))], line
+                for k, (_, n) in zip(sorted(set(st.waits)), named):
+                    hidden = sum(g.seats[o].counts[k] for o in range(g.players) if o != s) - sum(
+                        kind_of(c) == k for o in range(g.players) if o != s for c in g.ruleset.shown_tiles(g, o)
+                    )
+                    assert hidden <= (0 if n == "none" else int(n)) <= total[k] - st.counts[k], (line, k)
+            g.apply(smart(g, g.to_act()[0], rng))
+    assert lines > 0
 
 
 def test_the_hand_message_shows_the_line_only_with_the_option_on() -> None:
