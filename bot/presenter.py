@@ -48,6 +48,7 @@ from bot.render.pictures import (
     set_png_options,
 )
 from bot.render.views import SeatView, TableView
+from bot.render.waits import waits_line
 from bot.tables import Table, TableService, Update
 from engine.notation import MeldType
 from engine.table.actions import Action, ActionType
@@ -956,8 +957,10 @@ class Presenter:
         st = g.seats[seat]
         lines = [*notes, f"Your hand ({t.seats[seat].name}, {WINDS[vr.seat_wind(g, seat)]})", status_text(t)]
         lines += self._news(t, seat)
+        waits = waits_line(g, seat) if t.seats[seat].show_waits else None
         if seat in g.to_act() and not g.over and not buttons:
             lines.append(NEXT_MOVE)
+            lines += [waits] if waits else []
         elif seat in g.to_act() and not g.over:
             names = [s.name for s in t.seats]
             if g.phase is Phase.TURN:
@@ -968,7 +971,10 @@ class Presenter:
                 lines.append(f"**{names[g.current]} sets aside {tile_label(g.code(g.kakan_tile))}.** Rob it (ron) or pass.")
             else:
                 lines.append(f"**{t.seats[g.last_discarder].name} discarded {tile_label(g.code(g.last_discard))}.** Call it or pass.")
+            lines += [waits] if waits else []
             lines += vr.warnings(g, seat, g.legal_actions(seat), names)  # lazy: listed only when needed
+        elif waits:
+            lines.append(waits)
         shown = vr.hand_extras(g, seat)
         if shown and st.kita:
             lines.append(f"Set aside: {' '.join(tile_label(c) for c in shown[0][1])}")

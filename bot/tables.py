@@ -65,6 +65,10 @@ class StorageError(TableError):
 SAVE_FAILED = "I could not save that move, so nothing changed: please try again in a moment."
 SAVE_SETTING_FAILED = "I could not save that change, so nothing changed: please try again in a moment."
 OPEN_FAILED = "I could not save the new table, so none was opened: please try again in a moment."
+#: a seat taken from schema version 8 on shows its waits when tenpai (``/table auto what:waits``
+#: turns it off): the line tells nothing the player could not count from the table, and a newcomer
+#: would not find an option that starts off at every new table; seats stored before stay off
+NEW_SEAT_SHOWS_WAITS = True
 DB_CHECK = "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair"
 
 
@@ -271,7 +275,7 @@ class TableService:
         options = rs.options_dict()  # only what differs from the ruleset's defaults
         tid = await self._store(
             self.repo.create_table(
-                [SeatRow(0, opener_id, None, opener_name)],
+                [SeatRow(0, opener_id, None, opener_name, show_waits=NEW_SEAT_SHOWS_WAITS)],
                 guild_id=guild_id,
                 channel_id=channel_id,
                 opener_id=opener_id,
@@ -352,7 +356,7 @@ class TableService:
                 raise TableError("you are already at that table")
             if len(t.seats) >= self._players(t):
                 raise TableError("that table is full")
-            seats = [*t.row.seats, SeatRow(len(t.seats), user_id, None, name)]
+            seats = [*t.row.seats, SeatRow(len(t.seats), user_id, None, name, show_waits=NEW_SEAT_SHOWS_WAITS)]
             await self._store(self.repo.put_seats(t.id, seats))
             t.row.seats = seats
         return t
@@ -579,6 +583,7 @@ class TableService:
             "pass": "auto_pass",
             "tsumogiri": "auto_tsumogiri",
             "confirm-discard": "confirm_discard",
+            "waits": "show_waits",
         }[what]
         await self._store(self.repo.set_seat(t.id, seat, **{field_name: on}))
         setattr(t.seats[seat], field_name, on)

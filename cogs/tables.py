@@ -284,16 +284,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         await interaction.followup.send(await fairness.verify_table(self.service.repo, table))
 
     @app_commands.command(
-        name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile, two-tap discards"
+        name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile, two-tap discards, waits"
     )
     @app_commands.describe(
-        what="win / pass / tsumogiri: play that for you; confirm-discard: every discard button asks once more",
+        what="win/pass/tsumogiri: play it for you; confirm-discard: discards ask twice; waits: shown when tenpai",
         on="turn it on (true) or off (false)",
     )
     async def auto(
         self,
         interaction: discord.Interaction,
-        what: Literal["win", "pass", "tsumogiri", "confirm-discard"],
+        what: Literal["win", "pass", "tsumogiri", "confirm-discard", "waits"],
         on: bool,
         table: int | None = None,
     ) -> None:
@@ -304,12 +304,16 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 f"Two-tap discards are now {'on' if on else 'off'} for you at table #{t.id}: "
                 + ("a discard button asks \"Discard 5m?\" and the second tap discards." if on else "a discard button discards at once.")
             )
+        elif what == "waits":
+            text = f"Waits at a glance are now {'on' if on else 'off'} for you at table #{t.id}" + (
+                ": when you are tenpai, your hand shows your waits and how many of each you have not seen." if on else "."
+            )
         else:
             text = f"Auto-{what} is now {'on' if on else 'off'} for you at table #{t.id}."
         await interaction.response.send_message(text, ephemeral=True)
         seat = t.seat_of(interaction.user.id)
-        if what == "confirm-discard" and seat is not None:
-            await self.bot.presenter.refresh_hand(t, seat)  # its discard buttons change meaning now
+        if what in ("confirm-discard", "waits") and seat is not None:
+            await self.bot.presenter.refresh_hand(t, seat)  # its discard buttons or its waits line change now
 
 
 async def setup(bot: JantakuBot) -> None:

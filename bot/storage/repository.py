@@ -161,6 +161,7 @@ SEAT_RULES: dict[str, Rule] = {
     "bank_left": _number(0, null=True),
     "hand_message_id": _ID_OR_NULL,
     "confirm_discard": _FLAG,
+    "show_waits": _FLAG,
 }
 ACTION_RULES: dict[str, Rule] = {
     "table_id": _ID,
@@ -290,6 +291,7 @@ class SeatRow:
     bank_left: float | None = None
     hand_message_id: int | None = None
     confirm_discard: bool = False  # two-tap discards (/table auto what:confirm-discard)
+    show_waits: bool = False  # the waits line under a tenpai hand (/table auto what:waits)
 
 
 @dataclass(slots=True)
@@ -489,7 +491,7 @@ def _put_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatRow]
     conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
     conn.executemany(
         "INSERT INTO seats (table_id, seat, user_id, ai, name, dm_closed, auto_win, auto_pass, auto_tsumogiri,"
-        " bank_left, hand_message_id, confirm_discard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " bank_left, hand_message_id, confirm_discard, show_waits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 table_id,
@@ -504,6 +506,7 @@ def _put_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatRow]
                 s.bank_left,
                 s.hand_message_id,
                 int(s.confirm_discard),
+                int(s.show_waits),
             )
             for s in seats
         ],
@@ -721,6 +724,7 @@ class Repository:
                 r["bank_left"],
                 r["hand_message_id"],
                 bool(r["confirm_discard"]),
+                bool(r["show_waits"]),
             )
             for r in rows
         ]
