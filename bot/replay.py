@@ -18,7 +18,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.presenter import WINDS, Presenter, describe, final_text, result_text, table_view
 from bot.render import variants as vr
-from bot.tables import Table, table_ruleset
+from bot.tables import Table, quoted, table_ruleset
 from engine.table.game import Game
 
 __all__ = ["ALL", "ReplayError", "Step", "finished", "parse_seat", "picture_args", "step"]
@@ -61,7 +61,7 @@ def parse_seat(t: Table, text: str | None, user_id: int) -> int:
     for s in t.seats:
         if s.name.lower() == word:
             return s.seat
-    raise ReplayError(f"Table #{t.id} has no seat {text.strip()[:40]!r}: choose all, 1-{players} or a player's name")
+    raise ReplayError(f"Table #{t.id} has no seat {quoted(text.strip())}: choose all, 1-{players} or a player's name")
 
 
 @dataclass(slots=True)

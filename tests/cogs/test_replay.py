@@ -8,6 +8,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.devserver import Message
 from bot.presenter import table_view
 from bot.render import variants as vr
 from bot.render.names import tile_name
@@ -48,11 +51,11 @@ def _open_png(c: Club, t: Table) -> bytes:
     return render_open_table(table_view(t, bottom=0), hands)
 
 
-def _picture(msg: Any) -> bytes:
+def _picture(msg: Message) -> bytes:
     return next(a.data for a in msg.attachments if a.filename == "replay.png")
 
 
-def _button(msg: Any, move: str) -> str:
+def _button(msg: Message, move: str) -> str:
     return next(cid for cid in msg.custom_ids() if cid.startswith("mjp:") and cid.endswith(f":{move}"))
 
 
@@ -119,7 +122,7 @@ def test_replay_steps_through_a_finished_game_as_the_engine_replays_it(tmp_path:
             assert msg is not None and msg.visible_to == c.users["alice"].id
             _check(c, t, stored, msg, 0, alice)
             # where each hand ends, from a fresh game fed the stored actions one by one
-            probe, ends = Game(g.ruleset, t.row.seed), []
+            probe, ends = Game(g.ruleset, t.row.seed), list[int]()
             for i, text in enumerate(stored, 1):
                 probe.play(Action.parse(text))
                 if len(probe.results) > len(ends):
@@ -159,6 +162,12 @@ def test_replay_steps_through_a_finished_game_as_the_engine_replays_it(tmp_path:
                 opened = await _press(c, "bob", opened.id, "f")
                 _check(c, t, stored, opened, n, None)
             assert _picture(opened) != _open_png(c, _dealt_otherwise(_fresh(t, stored, 2), None))
+            # only the asker sees (and so steps) their replay; a seat the table lacks is one sentence
+            with pytest.raises(PermissionError):
+                await c.server.click(c.users["alice"].id, opened.id, _button(opened, "f"))
+            rec = await c.slash("alice", "replay", {"table": 1, "seat": "9"})
+            seat_answer = [x for x in c.server.visible_to(c.users["alice"].id) if x.interaction_id == rec.id]
+            assert len(seat_answer) == 1 and not seat_answer[0].attachments and "no seat '9'" in seat_answer[0].content, seat_answer
 
             # forged positions (a custom_id discord.py accepts, put on the message): one sentence, nothing changes
             shown = (msg.content, _picture(msg))
