@@ -5,11 +5,13 @@ a running or abandoned game, and a forged position, are refused in one sentence.
 from __future__ import annotations
 
 import asyncio
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.client import JantakuBot
 from bot.devserver import Message
 from bot.presenter import table_view
 from bot.render import variants as vr
@@ -185,6 +187,22 @@ def test_replay_steps_through_a_finished_game_as_the_engine_replays_it(tmp_path:
             )
             await forged.reply(timeout=10)
             assert (c.server.message(msg.id).content, _picture(c.server.message(msg.id))) == shown
+
+            # a restarted bot steps the same message on: its buttons carry the whole position
+            old = c.bot
+            await old.close()
+            await c.server.wait_for(lambda: not c.server.gateway.ready_sessions, timeout=10)
+            c.bot = JantakuBot(old.settings)
+            runner = asyncio.create_task(c.bot.start(old.settings.token))
+            try:
+                await c.server.wait_until_ready(60)
+                msg = await _press(c, "alice", msg.id, "f")
+                _check(c, t, stored, msg, mid + 1, alice)
+            finally:
+                await c.bot.close()
+                runner.cancel()
+                with suppress(asyncio.CancelledError, Exception):
+                    await runner
 
     asyncio.run(main())
 
