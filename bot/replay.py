@@ -3,8 +3,8 @@
 :func:`finished` refuses anything but a finished game (a running, open or abandoned table: its
 seed and hidden tiles stay secret). :func:`step` replays the game's stored actions on a fresh
 :class:`~engine.table.game.Game` of its ruleset, options and seed up to a position (the number of
-actions played), and returns that state with its caption and where each hand starts (the ⏮ ⏭
-stops). :func:`picture_args` says what the render worker draws for it: the table from one seat,
+actions played, or where a button's move goes from one: :func:`target`), and returns that state
+with its caption and where each hand ends (the ⏮ ⏭ stops). :func:`picture_args` says what the render worker draws for it: the table from one seat,
 with that seat's concealed tiles only (``seat`` job), or every hand open (``open`` job). No
 Discord types here, and no rule logic: the engine plays the actions; the texts are the presenter's.
 """
@@ -19,9 +19,10 @@ from bot.errors import UserError
 from bot.presenter import WINDS, Presenter, describe, final_text, result_text, table_view
 from bot.render import variants as vr
 from bot.tables import Table, quoted, table_ruleset
+from engine.table.actions import Action
 from engine.table.game import Game
 
-__all__ = ["ALL", "ReplayError", "Step", "finished", "parse_seat", "picture_args", "step"]
+__all__ = ["ALL", "ReplayError", "Step", "finished", "parse_seat", "picture_args", "step", "target"]
 
 #: the seat choice that shows every hand open (allowed only because the game is over)
 ALL = -1
@@ -75,26 +76,47 @@ class Step:
     caption: str
 
 
-def _rebuild(t: Table, index: int, seat: int) -> Step:
-    done = t.game
-    assert done is not None
-    actions = list(done.actions)
-    g = Game(table_ruleset(t.row), t.row.seed)
+def _stops(actions: list[Action], g: Game) -> list[int]:
+    """0, the position after each action that ended a hand, played on ``g`` (a fresh game)."""
     stops = [0]
-    at: Game | None = g.copy() if index == 0 else None
     for i, a in enumerate(actions, 1):
         before = len(g.results)
         g.apply(a)  # validated when the game was played and again when the table was loaded
         if len(g.results) > before:
             stops.append(i)
-        if i == index:
-            at = g.copy()
-    assert at is not None
+    return stops
+
+
+def target(index: int, total: int, stops: list[int], move: str) -> int:
+    """Where a button goes from ``index``: ``f``/``b`` one action on/back, ``n``/``p`` to the
+    next/previous stop; -1 or ``total + 1`` past either end (such a click changes nothing)."""
+    if move == "f":
+        return index + 1
+    if move == "b":
+        return index - 1
+    if move == "n":
+        return next((x for x in stops if x > index), total + 1)
+    return next((x for x in reversed(stops) if x < index), -1)
+
+
+def _rebuild(t: Table, index: int, seat: int, move: str) -> Step | int:
+    done = t.game
+    assert done is not None
+    actions = list(done.actions)
+    rs, seed = table_ruleset(t.row), t.row.seed
+    stops = _stops(actions, Game(rs, seed))
+    if move:
+        index = target(index, len(actions), stops, move)
+        if not 0 <= index <= len(actions):
+            return index
+    at = Game(rs, seed)
+    for a in actions[:index]:
+        at.apply(a)
     shown = Table(row=t.row, game=at)
     return Step(shown, index, len(actions), stops, _caption(shown, actions, index, seat, ended=index in stops[1:]))
 
 
-def _caption(t: Table, actions: list[Any], index: int, seat: int, *, ended: bool) -> str:
+def _caption(t: Table, actions: list[Action], index: int, seat: int, *, ended: bool) -> str:
     g = t.game
     assert g is not None
     whose = "every hand open" if seat == ALL else f"{t.seats[seat].name}'s view"
@@ -108,15 +130,20 @@ def _caption(t: Table, actions: list[Any], index: int, seat: int, *, ended: bool
     return "\n".join(lines)[:CAPTION_LIMIT]
 
 
-async def step(t: Table, index: int, seat: int) -> Step:
-    """The finished game at ``index`` (0: the deal, ``total``: the end), replayed in a thread so the
-    event loop is never held; an index outside the game is refused in one sentence."""
+async def step(t: Table, index: int, seat: int, move: str = "") -> Step:
+    """The finished game at ``index`` (0: the deal, ``total``: the end), or where ``move`` (see
+    :func:`target`) goes from there, replayed in a thread so the event loop is never held; a
+    position outside the game is refused in one sentence."""
     g = finished(t)
-    if not 0 <= index <= len(g.actions):
+    total = len(g.actions)
+    if not 0 <= index <= total:
         raise ReplayError(f"Table #{t.id}'s game has no position {index}: nothing changed")
     if seat != ALL and not 0 <= seat < len(t.seats):
         raise ReplayError(f"Table #{t.id} has no seat {seat + 1}: nothing changed")
-    return await asyncio.to_thread(_rebuild, t, index, seat)
+    s = await asyncio.to_thread(_rebuild, t, index, seat, move)
+    if isinstance(s, int):
+        raise ReplayError(f"The replay is already at the {'end' if s > total else 'start'} of the game, so nothing changed")
+    return s
 
 
 def picture_args(presenter: Presenter, s: Step, seat: int) -> tuple[str, tuple[Any, ...], dict[str, Any]]:

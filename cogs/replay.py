@@ -29,30 +29,19 @@ from bot.tables import TableError
 if TYPE_CHECKING:
     from bot.client import JantakuBot
 
-_MOVES = {"p": ("⏮", "previous hand"), "b": ("◀", "one action back"), "f": ("▶", "one action on"), "n": ("⏭", "next hand")}
+#: the buttons in their order: previous hand, one action back, one action on, next hand
+_MOVES = {"p": "⏮", "b": "◀", "f": "▶", "n": "⏭"}
 
 
 def _seat_code(seat: int) -> str:
     return "a" if seat == replay.ALL else str(seat)
 
 
-def target(s: replay.Step, move: str) -> int:
-    """Where ``move`` goes from step ``s`` (may be outside the game: the click is refused)."""
-    if move == "f":
-        return s.index + 1
-    if move == "b":
-        return s.index - 1
-    if move == "n":
-        return next((x for x in s.stops if x > s.index), s.total + 1)
-    return next((x for x in reversed(s.stops) if x < s.index), -1)
-
-
 class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjp:(?P<table>\d{1,12}):(?P<seat>[0-9a]):(?P<pos>\d{1,12}):(?P<move>[pbfn])"):
     def __init__(self, table: int, seat: int, pos: int, move: str, *, disabled: bool = False) -> None:
-        label, _ = _MOVES[move]
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.secondary, custom_id=f"mjp:{table}:{_seat_code(seat)}:{pos}:{move}", disabled=disabled
+                label=_MOVES[move], style=discord.ButtonStyle.secondary, custom_id=f"mjp:{table}:{_seat_code(seat)}:{pos}:{move}", disabled=disabled
             )
         )
         self.table, self.seat, self.pos, self.move = table, seat, pos, move
@@ -66,15 +55,9 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
         try:
             t = await bot.service.get(self.table)
-            here = await replay.step(t, self.pos, self.seat)
-            to = target(here, self.move)
-            s = await replay.step(t, to, self.seat) if 0 <= to <= here.total else None
+            s = await replay.step(t, self.pos, self.seat, self.move)
         except (TableError, replay.ReplayError) as e:
             await answer(interaction, e.sentence())
-            bot.responses.answered(interaction)
-            return
-        if s is None:
-            await answer(interaction, f"The replay is already at the {'end' if to > here.total else 'start'} of the game, so nothing changed.")
             bot.responses.answered(interaction)
             return
         await show(bot, interaction, s, self.seat, update=True)
@@ -83,7 +66,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
 def buttons(s: replay.Step, seat: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for move in _MOVES:
-        to = target(s, move)
+        to = replay.target(s.index, s.total, s.stops, move)
         view.add_item(ReplayButton(s.table.id, seat, s.index, move, disabled=not 0 <= to <= s.total))
     return view
 
@@ -135,4 +118,4 @@ async def setup(bot: JantakuBot) -> None:
     await bot.add_cog(Replay(bot))
 
 
-__all__ = ["Replay", "ReplayButton", "buttons", "setup", "show", "target"]
+__all__ = ["Replay", "ReplayButton", "buttons", "setup", "show"]
