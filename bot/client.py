@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house")
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay")
 # gc thresholds (gen0 allocations, gen1 per gen0, gen2 per gen1); Python's default is (700, 10, 10)
 GC_THRESHOLDS = (700, 10, 1000)
 

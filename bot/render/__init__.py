@@ -4,6 +4,7 @@
 * :func:`render_hand` — concealed tiles, drawn tile and melds
 * :func:`render_table` — the public table from a :class:`TableView`
 * :func:`render_seat_table` — that table from one player's seat, their hand under it (for them only)
+* :func:`render_open_table` — a finished game's table with every hand under it (``/replay``)
 * :func:`render_result` — a hand-end result (winning hand, yaku lines, payments)
 * :func:`render_final` — final standings
 
@@ -13,6 +14,7 @@ Tiles are tile codes from :mod:`engine.tiles` (kind 0..41, red five = kind | RED
 from .pictures import (
     render_final,
     render_hand,
+    render_open_table,
     render_result,
     render_seat_table,
     render_table,
@@ -31,6 +33,7 @@ __all__ = [
     "WinView",
     "render_final",
     "render_hand",
+    "render_open_table",
     "render_result",
     "render_seat_table",
     "render_table",

@@ -37,6 +37,7 @@ __all__ = [
     "png_options",
     "render_final",
     "render_job",
+    "render_open_table",
     "render_hand",
     "render_result",
     "render_seat_table",
@@ -968,11 +969,33 @@ def render_seat_table(
     return to_png(img, palette="default")
 
 
+def render_open_table(view: TableView, hands: Sequence[tuple[str, Sequence[int], Sequence[Meld], int | None]]) -> bytes:
+    """A finished game's table with every hand open (``/replay`` with seat "all"): the table as
+    :func:`render_table` draws it, and under it one strip per seat (``(title, concealed, melds,
+    drawn)`` in seat order), each drawn as :func:`render_seat_table` draws its one hand, at the
+    largest tile width of :data:`SEAT_HAND_WIDTHS` that keeps it within the table's width."""
+    table = _table_image(view)
+    strips = []
+    for title, concealed, melds, drawn in hands:
+        items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
+        tile_w = next((w for w in SEAT_HAND_WIDTHS if _hand_width(_layout(items, tile_size(w)[0])[1]) <= table.width), SEAT_HAND_WIDTHS[-1])
+        strips.append(_hand_image(concealed, melds, drawn, title=title, tile_w=tile_w))
+    img, d = _new(max([table.width] + [s.width for s in strips]), table.height + sum(s.height for s in strips))
+    d.rectangle((0, 0, img.width, HEADER_H), fill=HEADER)
+    img.paste(table, ((img.width - table.width) // 2, 0))
+    y = table.height
+    for s in strips:
+        img.paste(s, (0, y))
+        y += s.height
+    return to_png(img, palette="default")
+
+
 # --- the render worker ----------------------------------------------------------------------------
 
 _JOBS: dict[str, Callable[..., bytes]] = {
     "table": render_table,
     "seat": render_seat_table,
+    "open": render_open_table,
     "hand": render_hand,
     "result": render_result,
     "final": render_final,
@@ -1006,7 +1029,7 @@ def _write_frame(out: Any, obj: object) -> None:
 #: How soon each kind of picture is wanted, seconds after the worker receives it: the worker draws
 #: the job with the earliest deadline first, so a player's hand goes before a backlog of table
 #: pictures, yet a table picture that has waited long enough is not starved by new hands.
-DEADLINES = {"hand": 0.0, "seat": 0.0, "tiles": 0.0, "result": 0.25, "final": 0.25, "table": 1.0}
+DEADLINES = {"hand": 0.0, "seat": 0.0, "open": 0.0, "tiles": 0.0, "result": 0.25, "final": 0.25, "table": 1.0}
 
 
 def worker_main() -> None:
