@@ -448,15 +448,19 @@ class TableService:
             t.row.commitment = committed
         return t
 
-    async def abandon(self, table_id: int, user_id: int, *, organiser: bool) -> Table | None:
-        """Close a table (its opener or an organiser). A damaged table, which cannot be rebuilt,
-        can still be closed by an organiser: only its status is written (None is returned)."""
+    async def abandon(self, table_id: int, user_id: int, *, organiser: bool, guild_id: int | None = None) -> Table | None:
+        """Close a table (its opener or an organiser of its own server). A damaged table, which
+        cannot be rebuilt, can still be closed by an organiser: only its status is written (None is
+        returned)."""
+        elsewhere = TableError(f"there is no table #{table_id} in this server")
         try:
             t = await self.get(table_id)
         except TableError:
             d = self.damaged.get(table_id)
             if d is None or not d.paused:
                 raise
+            if await self.repo.guild_of(table_id) != guild_id:
+                raise elsewhere from None
             if not organiser:
                 raise TableError(f"table #{table_id} is damaged: only an organiser can abandon it") from None
             await self._store(self.repo.set_table(table_id, status="abandoned", finished_at=time.time()))
@@ -465,6 +469,8 @@ class TableService:
                 await self.repo.clear_timer(table_id)
             self._timers_changed()
             return None
+        if t.row.guild_id != guild_id:
+            raise elsewhere
         async with t.lock:
             if user_id != t.row.opener_id and not organiser:
                 raise TableError("only the player who opened the table or an organiser can abandon it")

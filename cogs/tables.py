@@ -77,7 +77,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     async def _pick(self, interaction: discord.Interaction, table: int | None, *, statuses: tuple[str, ...] = ("open", "playing")) -> Table:
         """The table named, or the one in this channel (the caller's own first)."""
         if table is not None:
-            return await self.service.get(table)
+            t = await self.service.get(table)
+            if t.row.guild_id != interaction.guild_id:  # a table number from another server
+                raise TableError(f"there is no table #{table} in this server")
+            return t
         channel_id = interaction.channel_id or 0
         rows = await self.service.repo.tables_with_status(*statuses, channel_id=channel_id)
         if not rows:
@@ -251,7 +254,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         # a table named by its number goes to the service as it is: a damaged one cannot be picked
         # (it cannot be rebuilt) but an organiser may still close it
         table_id = table if table is not None else (await self._pick(interaction, None)).id
-        await self.service.abandon(table_id, interaction.user.id, organiser=is_organiser(interaction))
+        await self.service.abandon(table_id, interaction.user.id, organiser=is_organiser(interaction), guild_id=interaction.guild_id)
         await interaction.response.send_message(f"Table #{table_id} was abandoned by {_name(interaction.user)}.")
 
     @app_commands.command(name="list", description="Tables in this server")

@@ -776,6 +776,13 @@ class Repository:
             out.append(t)
         return out
 
+    async def guild_of(self, table_id: int) -> int | None:
+        """A table's server, read on its own (a damaged row's other columns do not matter); None
+        when the table or its server id is missing or unreadable."""
+        async with self.db.execute("SELECT guild_id FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row is not None and isinstance(row[0], int) else None
+
     async def channel_of(self, table_id: int) -> int | None:
         """The channel (or thread) a table plays in, read without the rest of its row: a damaged
         table can still be named where it is."""

@@ -229,3 +229,45 @@ def test_the_thread_and_the_seed_commitment_are_stored_by_the_service_first(tmp_
     # SHA-256 of the canonical JSON of ruleset, options and seed (tests/engine/test_fairness.py)
     want = hashlib.sha256(b'{"options":{},"ruleset":"riichi","seed":"commit-me"}').hexdigest()
     assert thread_id == 555 and stored == in_memory == want
+
+
+def test_an_organiser_of_another_server_cannot_abandon_a_table(tmp_path: Path) -> None:
+    """A table number is global: an organiser in server 2 naming table #1 of server 1 (or a damaged
+    one) is told there is no such table in their server, and the table stays as it was."""
+
+    async def main() -> None:
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo)
+        try:
+            t = await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a")
+            for tid in (t.id,):
+                try:
+                    await svc.abandon(tid, 99, organiser=True, guild_id=2)
+                    raise AssertionError("another server's organiser closed the table")
+                except TableError as e:
+                    assert str(e) == f"there is no table #{tid} in this server"
+            assert t.row.status == "open" and (await repo.get_table(t.id)).status == "open"  # type: ignore[union-attr]
+            # a damaged table of server 1: the same answer in server 2, closed by server 1's organiser
+            d = await svc.open_table(guild_id=1, channel_id=2, opener_id=1, opener_name="a")
+            await repo.write(lambda conn: conn.execute("UPDATE tables SET options = '{bad' WHERE id = ?", (d.id,)))
+            svc.tables.pop(d.id)
+            try:
+                await svc.get(d.id)
+                raise AssertionError("the damaged table was rebuilt")
+            except TableError:
+                pass
+            try:
+                await svc.abandon(d.id, 99, organiser=True, guild_id=2)
+                raise AssertionError("another server's organiser closed the damaged table")
+            except TableError as e:
+                assert str(e) == f"there is no table #{d.id} in this server"
+            assert await svc.abandon(d.id, 1, organiser=True, guild_id=1) is None
+            async with repo.db.execute("SELECT status FROM tables WHERE id = ?", (d.id,)) as cur:
+                assert (await cur.fetchone())[0] == "abandoned"  # type: ignore[index]
+            await svc.abandon(t.id, 1, organiser=False, guild_id=1)  # its opener, in its own server
+            assert t.row.status == "abandoned"
+        finally:
+            await repo.close()
+
+    asyncio.run(main())
