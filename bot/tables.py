@@ -62,7 +62,16 @@ class StorageError(TableError):
     and the table is exactly what storage holds; the message says so in one sentence."""
 
 
+class EngineFault(StorageError):
+    """The rules engine failed on a move (a bug, or options it cannot play): handled as a refused
+    write, so the table is put back to what storage holds and nothing is applied."""
+
+
+#: moves the AI seats and standing orders may make without a human decision before the engine is
+#: taken to be stuck (a whole taiwan16 game of four AI seats takes a few thousand)
+MAX_AUTO_STEPS = 50_000
 SAVE_FAILED = "I could not save that move, so nothing changed: please try again in a moment."
+ENGINE_FAILED = "Something went wrong playing that move, so nothing changed; the bot's host has the details in its log."
 SAVE_SETTING_FAILED = "I could not save that change, so nothing changed: please try again in a moment."
 OPEN_FAILED = "I could not save the new table, so none was opened: please try again in a moment."
 #: a seat taken from schema version 8 on shows its waits when tenpai (``/table auto what:waits``
@@ -521,10 +530,15 @@ class TableService:
                     raise TableError("that is another player's hand")
             hands_before = len(g.results)
             banks = [s.bank_left for s in t.seats]
+            before = list(g.actions)
             try:
                 g.play(action)
             except IllegalActionError as e:
                 raise TableError(str(e)) from None
+            except Exception:
+                log.exception("table %s: the engine failed on %s", t.id, action.text)
+                t.game = self._replayed(t.row, before)
+                raise EngineFault(ENGINE_FAILED) from None
             if user_id is not None:
                 self._spend_bank(t, action.seat)
             try:
@@ -643,27 +657,36 @@ class TableService:
             hands_before = len(g.results)
         rng = random.Random(f"{t.row.seed}:{len(g.actions)}")
         steps = 0
-        while not g.over:
-            acting = g.to_act()
-            moved = False
-            for seat in acting:
-                s = t.seats[seat]
-                if s.ai is not None:
-                    a = POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
-                else:
-                    auto = self._auto_for(t, g, seat)
-                    if auto is None:
-                        continue
-                    a = auto
-                g.apply(a)
-                accepted.append(a)
-                moved = True
-                break
-            if not moved:
-                break
-            steps += 1
-            if self.ai_delay and steps % 4 == 0:
-                await asyncio.sleep(self.ai_delay)
+        try:
+            while not g.over:
+                acting = g.to_act()
+                moved = False
+                for seat in acting:
+                    s = t.seats[seat]
+                    if s.ai is not None:
+                        a = POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
+                    else:
+                        auto = self._auto_for(t, g, seat)
+                        if auto is None:
+                            continue
+                        a = auto
+                    g.apply(a)
+                    accepted.append(a)
+                    moved = True
+                    break
+                if not moved:
+                    break
+                steps += 1
+                if steps > MAX_AUTO_STEPS:
+                    raise RuntimeError(f"no human decision and no end of the game after {MAX_AUTO_STEPS} moves")
+                if self.ai_delay and steps % 4 == 0:
+                    await asyncio.sleep(self.ai_delay)
+        except Exception:
+            # a bug, or options the engine cannot play: back to what storage holds, nothing applied
+            log.exception("table %s: the engine failed while playing the AI seats and standing orders", t.id)
+            t.game = self._replayed(t.row, list(g.actions[:first_serial]))
+            t.row.status, t.prompt_at = status, prompt_at
+            raise EngineFault(ENGINE_FAILED) from None
         now = time.time()
         timer = None
         fields = dict(fields or {})

@@ -27,6 +27,8 @@ from typing import Any
 from engine.rules.base import Ruleset, find_ruleset
 from engine.rules.options import opt  # noqa: F401  (re-exported: variants describe their options with it)
 
+MAX_INT = 1_000_000  # no option of any ruleset needs more; a bigger number overflows storage (SQLite INTEGER)
+MAX_ITEMS = 34  # a list option names at most every tile kind
 NOT_SETTABLE = frozenset({"players"})  # the seat count is the ruleset's, not an option to change
 _TRUE = ("true", "on", "yes", "1")
 _FALSE = ("false", "off", "no", "0")
@@ -147,9 +149,12 @@ def parse_value(spec: OptionSpec, text: str) -> Any:
         if spec.kind == "int?" and low in _NONE:
             return None
         try:
-            return int(low.replace("_", ""))
+            value = int(low.replace("_", ""))
         except ValueError:
             raise OptionError(bad) from None
+        if abs(value) > MAX_INT:
+            raise OptionError(f"{spec.key} takes a number from {-MAX_INT:,} to {MAX_INT:,}")
+        return value
     if spec.kind == "choice":
         if low not in spec.choices:
             raise OptionError(bad)
@@ -160,6 +165,8 @@ def parse_value(spec: OptionSpec, text: str) -> Any:
             values = tuple(int(x) for x in items)
         except ValueError:
             raise OptionError(bad) from None
+        if len(values) > MAX_ITEMS or any(abs(v) > MAX_INT for v in values):
+            raise OptionError(f"{spec.key} takes at most {MAX_ITEMS} numbers from {-MAX_INT:,} to {MAX_INT:,}")
         if isinstance(spec.default, tuple) and _fixed_length(spec) and len(values) != len(spec.default):
             raise OptionError(bad)
         return values
@@ -168,7 +175,7 @@ def parse_value(spec: OptionSpec, text: str) -> Any:
             pairs = tuple(tuple(int(y) for y in x.split(":")) for x in items)
         except ValueError:
             raise OptionError(bad) from None
-        if any(len(p) != 2 for p in pairs):
+        if any(len(p) != 2 for p in pairs) or len(pairs) > MAX_ITEMS or any(abs(v) > MAX_INT for p in pairs for v in p):
             raise OptionError(bad)
         return pairs
     if spec.kind == "choices":

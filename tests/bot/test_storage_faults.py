@@ -307,3 +307,37 @@ def test_a_damaged_timer_row_and_a_paused_table_leave_the_other_clocks_running(t
             await repo.close()
 
     asyncio.run(main())
+
+
+def test_an_engine_failure_puts_the_table_back_to_what_storage_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug or unplayable options raising inside the engine (here: the AI seats' policy) while a
+    click is played: one sentence, the click not applied, the game as stored, the next click after
+    the fault works. Without the rollback the table kept a move storage never saw."""
+    import bot.tables as tables_mod
+
+    async def main() -> None:
+        repo, svc, seen = await _open(tmp_path / "t.sqlite3")
+        try:
+            tid = await _table(svc)
+            move = _move(svc, tid)
+            t = svc.tables[tid]
+            assert t.game is not None
+            actions, serial, heard = list(t.game.actions), t.decision_serial(), len(seen)
+
+            def broken(*_: object) -> object:
+                raise IndexError("a bug in the engine")
+
+            monkeypatch.setitem(tables_mod.POLICIES, "smart", broken)
+            with pytest.raises(tables_mod.EngineFault) as e:
+                await svc.act(tid, ALICE, move.text, serial)
+            assert str(e.value) == tables_mod.ENGINE_FAILED
+            t = svc.tables[tid]
+            assert t.game is not None and t.game.actions == actions and t.decision_serial() == serial
+            assert [a.text for a in t.game.actions] == await _stored(repo, tid) and len(seen) == heard
+            monkeypatch.undo()
+            update = await svc.act(tid, ALICE, move.text, serial)
+            assert update.actions[0] == move
+        finally:
+            await repo.close()
+
+    asyncio.run(main())

@@ -87,6 +87,12 @@ def test_every_option_sets_from_text_and_round_trips(name: str) -> None:
         ("sanma", "uma", "15,0,-15,0", "needs 3 values"),
         ("riichi", "start_points", "35000", "return_points must be"),
         ("taiwan16", "tw.multi_win", "triple", "head_bump, all"),
+        # values the game would break on mid-play (review of session 5): refused when set
+        ("riichi", "start_points", "1" + "0" * 20, "from -1,000,000 to 1,000,000"),
+        ("riichi", "honba_ron", "1" + "0" * 3000, "honba_ron takes"),
+        ("chinitsu_toutenkou", "ct.white_dora_kinds", "99,99,99,99,99,99", "tile kinds, 0 to 33"),
+        ("chinitsu_toutenkou", "ct.gari_value", "0:1,4:1,99:1", "a tile kind (0 to 33)"),
+        ("taiwan16", "tw.min_tai", "30", "min_tai must be 8 or less"),
     ],
 )
 def test_bad_values_are_refused_in_one_sentence(name: str, key: str, value: str, says: str) -> None:

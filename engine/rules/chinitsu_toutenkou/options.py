@@ -60,6 +60,11 @@ class CtOptions:
                 raise ValueError(f"ct.{key} must be one of {', '.join(map(str, allowed))}")
         if self.riichi_undo_window:
             raise ValueError("ct.riichi_undo_window = true is not supported: the engine's declarations are atomic")
+        # tile kinds are 0..33 (a kind outside would index past the tables mid-hand)
+        if any(not 0 <= k <= 33 for k in self.white_dora_kinds):
+            raise ValueError("ct.white_dora_kinds are tile kinds, 0 to 33")
+        if any(not 0 <= k <= 33 or not 0 <= v <= 100 for k, v in self.gari_value):
+            raise ValueError("ct.gari_value pairs are a tile kind (0 to 33) and its points (0 to 100)")
 
     def gari_points(self, kind: int) -> int:
         return dict(self.gari_value).get(kind, 0)

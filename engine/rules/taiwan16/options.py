@@ -14,6 +14,7 @@ from typing import Any
 SEAT_WIND_MODES = ("dice", "dealer_east")
 MULTI_WIN = ("head_bump", "all")
 RESERVES = ("fixed16", "plus_one_per_kong", "none")
+MAX_MIN_TAI = 8  # the house minimums clubs play are a few tai; above this most hands could not win
 
 # The seed's alternatives for each tai value, the default (the seed's first value) first (A10).
 TAI_CHOICES: dict[str, tuple[int, ...]] = {
@@ -84,6 +85,9 @@ class TaiwanOptions:
             raise ValueError("taiwan16.base, rate and min_tai cannot be negative")
         if self.tai_cap is not None and self.tai_cap < 0:
             raise ValueError("taiwan16.tai_cap cannot be negative")
+        # a minimum few hands reach would make every hand a draw and the dealer repeat for ever
+        if self.min_tai > MAX_MIN_TAI or (self.tai_cap is not None and self.min_tai > self.tai_cap):
+            raise ValueError(f"taiwan16.min_tai must be {MAX_MIN_TAI} or less (and no more than tai_cap)")
         if not 1 <= self.rounds <= 4:
             raise ValueError("taiwan16.rounds must be 1..4")
 
