@@ -35,6 +35,8 @@ from engine.rules.catalog import (
     differences,
     find_spec,
     option_problems,
+    option_specs,
+    parse_value,
     set_option,
     show_value,
 )
@@ -90,8 +92,22 @@ def rules_of(base: Any, options: Any) -> Ruleset:
         new = rs.with_options(**options) if options else rs
     except (TypeError, ValueError, AttributeError) as e:
         raise ValueError(f"its options are not ones {rs.name} has ({str(e).splitlines()[0][:120] if str(e) else type(e).__name__})") from None
-    known = set(option_problems(rs))
-    problems = [p for p in option_problems(new) if p not in known]
+    # every stored value must be one the option takes, as /house set would have parsed it: a
+    # hand-edited row ("25000" as text, a choice that does not exist) is damaged, not played
+    for spec in option_specs(new):
+        if not spec.changed:
+            continue
+        try:
+            typed = parse_value(spec, show_value(spec.value))
+        except OptionError as e:
+            raise ValueError(f"its option {spec.key} is not one it takes ({e})") from None
+        if typed != spec.value or type(typed) is not type(spec.value):
+            raise ValueError(f"its option {spec.key} holds {show_value(spec.value)[:40]!r}, which is not one it takes")
+    try:
+        known = set(option_problems(rs))
+        problems = [p for p in option_problems(new) if p not in known]
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"its options cannot be read ({e})") from None
     if problems:
         raise ValueError(f"its options cannot be played ({problems[0]})")
     return new

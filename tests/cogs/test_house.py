@@ -416,7 +416,7 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(
         repo = Repository(path)
         await repo.open()
         house = HouseRules(repo)
-        for name in ("json", "base", "refused", "good"):
+        for name in ("json", "base", "refused", "typed", "choice", "good"):
             await house.create(1, 7, name, "riichi")
         await house.set_default(1, 7, "refused")
         await repo.close()
@@ -426,6 +426,10 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(
     con.execute("UPDATE house_rules SET options = '{not json' WHERE name = 'json'")
     con.execute("UPDATE house_rules SET base = 'nosuchrules' WHERE name = 'base'")
     con.execute("""UPDATE house_rules SET options = '{"red_fives": [9, 1, 1]}' WHERE name = 'refused'""")
+    # hand-edited values of the wrong type or outside the choices (review of session 5: these
+    # raised TypeError from option_problems, the generic sentence for every command of the club)
+    con.execute("""UPDATE house_rules SET options = '{"start_points": "25000"}' WHERE name = 'typed'""")
+    con.execute("""UPDATE house_rules SET options = '{"multi_ron": "bogus"}' WHERE name = 'choice'""")
     con.commit()
     con.close()
 
@@ -435,9 +439,10 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(
         try:
             house = HouseRules(repo)
             good, bad = await house.profiles(1)
-            assert [p.name for p in good] == ["good"] and len(bad) == 3
+            assert [p.name for p in good] == ["good"] and len(bad) == 5
             for name, why in (("json", "its options is '{not json', not a JSON object"), ("base", "'nosuchrules' is not one this bot knows"),
-                              ("refused", "red_fives: 9 red 5m")):
+                              ("refused", "red_fives: 9 red 5m"), ("typed", "start_points holds '25000'"),
+                              ("choice", "multi_ron takes double | head_bump | triple, not 'bogus'")):
                 try:
                     await house.get(1, name)
                     raise AssertionError(name)
@@ -451,7 +456,7 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(
             except HouseError as e:
                 assert "'refused' are damaged" in e.sentence()
             problems = await repo.check() + await house.check()
-            assert len(problems) == 3 and all(p.startswith("house_rules row ") for p in problems), problems
+            assert len(problems) == 5 and all(p.startswith("house_rules row ") for p in problems), problems
             # deleting the damaged default is the repair: the club plays riichi again
             await house.delete(1, 7, "refused")
             assert await house.resolve(1) == (find_ruleset("riichi"), None)
@@ -459,12 +464,12 @@ def test_a_damaged_profile_row_is_named_in_one_sentence_and_listed_by_db_check(
             await repo.close()
 
     asyncio.run(check())
-    # python -m bot db check lists the two damaged rows left, one line each, and changes nothing
+    # python -m bot db check lists the four damaged rows left, one line each, and changes nothing
     capsys.readouterr()
     assert db_main(["db", "--database", str(path), "check"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "2 problem row(s)" and not any("Traceback" in line for line in out), out
-    assert [line.split(":")[0] for line in out[:-1]] == ["house_rules row 1", "house_rules row 2"], out
+    assert out[-1] == "4 problem row(s)" and not any("Traceback" in line for line in out), out
+    assert [line.split(":")[0] for line in out[:-1]] == ["house_rules row 1", "house_rules row 2", "house_rules row 4", "house_rules row 5"], out
 
 
 def test_a_season_with_house_rules_takes_only_games_played_under_them_and_import_says_how_a_log_differs(tmp_path: Path) -> None:
