@@ -145,6 +145,10 @@ def option_line(spec: OptionSpec, limit: int = 100) -> str:
     return head if len(head) <= limit else head[: limit - 1] + "…"
 
 
+class _Changed(Exception):
+    """A profile's stored options are no longer those a change was made from."""
+
+
 class HouseRules:
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
@@ -241,6 +245,16 @@ class HouseRules:
     async def set(self, guild_id: int | None, actor_id: int | None, name: str, key: str, value: str) -> tuple[Profile, OptionSpec]:
         """Set one option of a profile; the option as it is now. OptionError (one sentence) and
         nothing stored when the engine refuses it."""
+        for _ in range(8):  # another organiser's change in between: made again from theirs
+            done = await self._set_once(guild_id, actor_id, name, key, value)
+            if done is not None:
+                return done
+        raise HouseError(f"the house rules '{name}' kept changing while you set them: please try again")
+
+    async def _set_once(
+        self, guild_id: int | None, actor_id: int | None, name: str, key: str, value: str
+    ) -> tuple[Profile, OptionSpec] | None:
+        """One try of :meth:`set`; None when the stored options changed since they were read."""
         p = await self.get(guild_id, name)
         try:
             new = set_option(p.rules, key, value)
@@ -250,12 +264,21 @@ class HouseRules:
         options = new.options_dict()
         before = p.row.to_json()
         after = {"name": p.name, "base": p.base, "options": options}
+        read = p.row.options
 
         def write(conn: sqlite3.Connection) -> None:
+            # compare and set, on the one writer: the options this change was made from are still
+            # the stored ones, or nothing is written
+            r = conn.execute("SELECT options FROM house_rules WHERE id = ?", (p.row.id,)).fetchone()
+            if r is None or json.loads(r[0]) != read:
+                raise _Changed
             sql.set_house(conn, p.row.id, options=options)
             sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="house set", before=before, after=after)
 
-        await self.repo.write(write)
+        try:
+            await self.repo.write(write)
+        except _Changed:
+            return None
         return await self.get(guild_id, p.name), spec
 
     async def set_default(self, guild_id: int | None, actor_id: int | None, name: str) -> Profile:

@@ -542,3 +542,25 @@ def test_a_season_takes_games_of_every_length_of_its_rules_and_no_game_of_other_
         except OptionError:
             continue  # pk fixes kuitan off
         assert not plays_alike(rs.name, {}, other.options_dict()), rs.name
+
+
+def test_two_organisers_setting_options_at_once_keep_both_changes(tmp_path: Path) -> None:
+    """/house set from two organisers at the same moment: each change is made from the stored
+    options on the one writer (compare and set), so neither overwrites the other."""
+
+    async def main() -> None:
+        repo = Repository(tmp_path / "h.sqlite3")
+        await repo.open()
+        try:
+            house = HouseRules(repo)
+            await house.create(1, 7, "club", "riichi")
+            changes = [("kuitan", "false"), ("multi_ron", "head_bump"), ("kiriage", "true"), ("tobi", "false")]
+            await asyncio.gather(*(house.set(1, 7 + i, "club", k, v) for i, (k, v) in enumerate(changes)))
+            p = await house.get(1, "club")
+            assert p.row.options == {"kuitan": False, "multi_ron": "head_bump", "kiriage": True, "tobi": False}
+            sets = [a for a in await repo.audit(1) if a.action == "house set"]
+            assert len(sets) == 4 and sorted(len(a.after["options"]) for a in sets) == [1, 2, 3, 4]
+        finally:
+            await repo.close()
+
+    asyncio.run(main())
