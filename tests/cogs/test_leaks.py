@@ -16,6 +16,8 @@ the export verifies against the commitment posted at the start; a changed log do
 
 from __future__ import annotations
 
+import dataclasses
+
 import asyncio
 import json
 import re
@@ -92,7 +94,7 @@ def _ephemeral_picture(c: Club, who: str, rec: Any, filename: str) -> bytes:
 
 def _dealt_otherwise(t: Table, viewer: int | None, *, own: bool = False) -> Table:
     """The table with the tiles ``viewer`` may not see (every other seat's concealed tiles, the
-    live wall, the kan draws) dealt otherwise: the same tiles, reversed over those places; with
+    live wall, the kan draws, the dora indicators not turned yet and the ura) dealt otherwise: the same tiles, reversed over those places; with
     ``own`` the viewer's concealed tiles are among them too."""
     g = t.game
     assert g is not None
@@ -104,10 +106,14 @@ def _dealt_otherwise(t: Table, viewer: int | None, *, own: bool = False) -> Tabl
             places += [(st.tiles, i) for i in range(len(st.tiles))]
     places += [(h.live, i) for i in range(h.live_pos, h.live_end)]
     places += [(h.rinshan, i) for i in range(h.rinshan_pos, len(h.rinshan))]
+    # the dora indicators not turned yet and every ura indicator (hidden while the hand runs)
+    dora, ura = list(h.deal.dora), list(h.deal.ura)
+    places += [(dora, i) for i in range(h.dora_revealed, len(dora))] + [(ura, i) for i in range(len(ura))]
     old = [where[i] for where, i in places]
     moved = dict(zip(old, reversed(old)))
     for where, i in places:
         where[i] = moved[where[i]]
+    h.deal = dataclasses.replace(h.deal, dora=tuple(dora), ura=tuple(ura))
     h.drawn = moved.get(h.drawn, h.drawn)
     for s, st in enumerate(h.seats):
         st.counts = [0] * len(st.counts)
