@@ -16,9 +16,8 @@ the export verifies against the commitment posted at the start; a changed log do
 
 from __future__ import annotations
 
-import dataclasses
-
 import asyncio
+import dataclasses
 import json
 import re
 from pathlib import Path
