@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,16 +47,19 @@ class Club:
 @asynccontextmanager
 async def club(
     tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", "dave", "erin"), closed_dms: tuple[str, ...] = (),
-    time_scale: float = 1.0,
+    time_scale: float = 1.0, prepare: Callable[[int, Path], Awaitable[None]] | None = None,
 ) -> AsyncIterator[Club]:
     """The bot against a devserver with Discord's limits on; ``time_scale`` divides the rate-limit windows
-    (a test that plays whole games passes one: under Discord's 5 edits per 5 s per channel they take minutes)."""
+    (a test that plays whole games passes one: under Discord's 5 edits per 5 s per channel they take minutes);
+    ``prepare(guild_id, database)`` runs before the bot starts, to build the file it will find."""
     server = DiscordServer(time_scale=time_scale)
     await server.start()
     restore = server.configure_client()
     guild = server.add_guild("Test club", channels=("mahjong",))
     users = {n: server.add_user(n, guilds=[guild.id], dms_open=n not in closed_dms) for n in names}
     db = tmp / "jantaku.sqlite3"
+    if prepare is not None:  # a database the bot finds at start-up, made for this server
+        await prepare(guild.id, db)
     settings = Settings(
         token="test-token", dev_guild_id=guild.id, sync_global=False, database=db, organiser_role="Organiser", log_level="WARNING", ai_delay=0.0
     )

@@ -28,9 +28,9 @@ class Fixture:
     game: int  # the games row of table D
 
 
-async def _playing(svc: TableService, user: int, name: str, channel: int, seed: str, moves: int) -> int:
+async def _playing(svc: TableService, user: int, name: str, channel: int, seed: str, moves: int, guild_id: int = 1) -> int:
     svc.new_seed = lambda: seed
-    t = await svc.open_table(guild_id=1, channel_id=channel, opener_id=user, opener_name=name, length="tonpuu")
+    t = await svc.open_table(guild_id=guild_id, channel_id=channel, opener_id=user, opener_name=name, length="tonpuu")
     await svc.add_ai(t.id, 3)
     await svc.start(t.id, user)
     for _ in range(moves):  # the human plays its first legal discard (or passes)
@@ -45,17 +45,18 @@ async def _playing(svc: TableService, user: int, name: str, channel: int, seed: 
     return t.id
 
 
-async def build(path: Path) -> Fixture:
+async def build(path: Path, guild_id: int = 1) -> Fixture:
+    """The fixture's tables and games, in ``guild_id`` (a test through Discord passes its server's)."""
     repo = Repository(path)
     await repo.open()
     StandingsService(repo)  # records finished games as the bot does (player keys, ratings)
     svc = TableService(repo)
-    a = await _playing(svc, ALICE, "alice", 100, "storage-tests", 3)
-    b = await _playing(svc, BOB, "bob", 200, "storage-tests-b", 1)
+    a = await _playing(svc, ALICE, "alice", 100, "storage-tests", 3, guild_id)
+    b = await _playing(svc, BOB, "bob", 200, "storage-tests-b", 1, guild_id)
     svc.new_seed = lambda: "storage-tests-c"
-    c = (await svc.open_table(guild_id=1, channel_id=300, opener_id=CAROL, opener_name="carol")).id
+    c = (await svc.open_table(guild_id=guild_id, channel_id=300, opener_id=CAROL, opener_name="carol")).id
     svc.new_seed = lambda: "storage-tests-d"
-    t = await svc.open_table(guild_id=1, channel_id=400, opener_id=DAVE, opener_name="dave", length="tonpuu")
+    t = await svc.open_table(guild_id=guild_id, channel_id=400, opener_id=DAVE, opener_name="dave", length="tonpuu")
     await svc.leave(t.id, DAVE)
     await svc.add_ai(t.id, 4)
     await svc.start(t.id, DAVE)

@@ -8,15 +8,20 @@ import sqlite3
 from pathlib import Path
 
 from tests.bot.harness import club
-from tests.bot.storage_fixture import build, corrupt
+from tests.bot.storage_fixture import Fixture, build, corrupt
 
 
 def test_table_status_names_a_damaged_table_and_the_others_still_answer(tmp_path: Path) -> None:
-    fx = asyncio.run(build(tmp_path / "jantaku.sqlite3"))  # the file the bot opens at start-up
-    corrupt(fx.path, "UPDATE tables SET options = '{not json' WHERE id = ?", (fx.a,))
+    made: list[Fixture] = []
+
+    async def prepare(guild_id: int, path: Path) -> None:  # the file the bot opens at start-up
+        fx = await build(path, guild_id)
+        corrupt(fx.path, "UPDATE tables SET options = '{not json' WHERE id = ?", (fx.a,))
+        made.append(fx)
 
     async def main() -> None:
-        async with club(tmp_path) as c:
+        async with club(tmp_path, prepare=prepare) as c:
+            fx = made[0]
             rec = await c.slash("alice", "table status", {"table": fx.a})
             assert c.replies(rec) == [
                 f"Table #{fx.a} is paused because its stored data is damaged (bad options JSON (Expecting property name enclosed in "
