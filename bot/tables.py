@@ -62,6 +62,10 @@ class StorageError(TableError):
     and the table is exactly what storage holds; the message says so in one sentence."""
 
 
+def _elsewhere(table_id: int) -> str:
+    return f"there is no table #{table_id} in this server"
+
+
 class EngineFault(StorageError):
     """The rules engine failed on a move (a bug, or options it cannot play): handled as a refused
     write, so the table is put back to what storage holds and nothing is applied."""
@@ -311,6 +315,14 @@ class TableService:
     def _players(self, t: Table) -> int:
         return table_ruleset(t.row).players
 
+    async def get_in(self, table_id: int, guild_id: int | None) -> Table:
+        """The table ``table_id`` if it belongs to server ``guild_id``: a table number is global,
+        and a command names another server's table as no table of its own."""
+        t = await self.get(table_id)
+        if t.row.guild_id != guild_id:
+            raise TableError(_elsewhere(table_id))
+        return t
+
     async def get(self, table_id: int) -> Table:
         t = self.tables.get(table_id)
         if t is None:
@@ -461,15 +473,14 @@ class TableService:
         """Close a table (its opener or an organiser of its own server). A damaged table, which
         cannot be rebuilt, can still be closed by an organiser: only its status is written (None is
         returned)."""
-        elsewhere = TableError(f"there is no table #{table_id} in this server")
         try:
-            t = await self.get(table_id)
+            t = await self.get_in(table_id, guild_id)
         except TableError:
             d = self.damaged.get(table_id)
             if d is None or not d.paused:
                 raise
             if await self.repo.guild_of(table_id) != guild_id:
-                raise elsewhere from None
+                raise TableError(_elsewhere(table_id)) from None
             if not organiser:
                 raise TableError(f"table #{table_id} is damaged: only an organiser can abandon it") from None
             await self._store(self.repo.set_table(table_id, status="abandoned", finished_at=time.time()))
@@ -478,8 +489,6 @@ class TableService:
                 await self.repo.clear_timer(table_id)
             self._timers_changed()
             return None
-        if t.row.guild_id != guild_id:
-            raise elsewhere
         async with t.lock:
             if user_id != t.row.opener_id and not organiser:
                 raise TableError("only the player who opened the table or an organiser can abandon it")

@@ -54,9 +54,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
         try:
-            t = await bot.service.get(self.table)
-            if t.row.guild_id != interaction.guild_id:
-                raise TableError(f"there is no table #{self.table} in this server")
+            t = await bot.service.get_in(self.table, interaction.guild_id)
             s = await replay.step(t, self.pos, self.seat, self.move)
         except (TableError, replay.ReplayError) as e:
             await answer(interaction, e.sentence())
@@ -109,9 +107,7 @@ class Replay(commands.Cog):
     @app_commands.command(name="replay", description="Step through a finished game, action by action")
     @app_commands.describe(table="the table's number", seat="whose view: all (every hand open), 1-4 or a player's name; yours by default")
     async def replay_command(self, interaction: discord.Interaction, table: app_commands.Range[int, 1, 2**53], seat: str | None = None) -> None:
-        t = await self.bot.service.get(table)
-        if t.row.guild_id != interaction.guild_id:  # a table number from another server
-            raise TableError(f"there is no table #{table} in this server")
+        t = await self.bot.service.get_in(table, interaction.guild_id)
         replay.finished(t)
         choice = replay.parse_seat(t, seat, interaction.user.id)
         s = await replay.step(t, 0, choice)

@@ -77,10 +77,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     async def _pick(self, interaction: discord.Interaction, table: int | None, *, statuses: tuple[str, ...] = ("open", "playing")) -> Table:
         """The table named, or the one in this channel (the caller's own first)."""
         if table is not None:
-            t = await self.service.get(table)
-            if t.row.guild_id != interaction.guild_id:  # a table number from another server
-                raise TableError(f"there is no table #{table} in this server")
-            return t
+            return await self.service.get_in(table, interaction.guild_id)
         channel_id = interaction.channel_id or 0
         rows = await self.service.repo.tables_with_status(*statuses, channel_id=channel_id)
         if not rows:
