@@ -165,9 +165,19 @@ def describe(g: Game, t: Table, a: Action) -> str:
     return f"{who}: {action_label(a, None, [s.name for s in t.seats])}"
 
 
+def rules_name(row: Any, *, markdown: bool = True) -> str:
+    """A table's rules as its messages name them: the ruleset, or ``club: riichi`` when it was
+    opened with a house-rule profile (the name is the club's text: Markdown escaped unless the
+    place shows no Markdown, as a thread's name)."""
+    house = getattr(row, "house", None)
+    if not house:
+        return str(row.ruleset)
+    return f"{discord.utils.escape_markdown(house) if markdown else house}: {row.ruleset}"
+
+
 def status_text(t: Table, last: list[Action] | None = None) -> str:
     g = t.game
-    head = f"**Table #{t.id}** · {t.row.ruleset} · {t.row.mode}"
+    head = f"**Table #{t.id}** · {rules_name(t.row)} · {t.row.mode}"
     if g is None:
         names = ", ".join(s.name for s in t.seats) or "nobody yet"
         return f"{head} · waiting for players ({len(t.seats)} seated: {names}). `/table join {t.id}` to sit down."

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot import fairness
 from bot.command_tree import is_organiser
 from bot.house import HouseError
-from bot.presenter import status_text
+from bot.presenter import rules_name, status_text
 from bot.responses import in_time
 from bot.tables import Table, TableError, TableService, length_text, lengths, playable
 from engine.rules.base import find_ruleset
@@ -58,11 +58,6 @@ def missing_permissions(interaction: discord.Interaction, *, thread: bool) -> li
     if thread:
         needs += _THREAD_NEEDS
     return [label for attr, label in dict.fromkeys(needs) if not getattr(have, attr)]
-
-
-def _rules_text(t: Table) -> str:
-    """The table's rules as its messages name them: the ruleset, or ``club: riichi`` for house rules."""
-    return f"{t.row.house}: {t.row.ruleset}" if t.row.house else t.row.ruleset
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Open, join and run mahjong tables"):
@@ -138,12 +133,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             call_minutes=call_minutes,
         )
         await interaction.response.send_message(
-            f"Table #{t.id} is open ({_rules_text(t)}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
+            f"Table #{t.id} is open ({rules_name(t.row)}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
             f"`/table add-ai`, then `/table start`."
         )
         if thread:
             msg = await interaction.original_response()
-            th = await msg.create_thread(name=f"Table #{t.id} ({_rules_text(t)})"[:100])
+            th = await msg.create_thread(name=f"Table #{t.id} ({rules_name(t.row, markdown=False)})"[:100])
             await self.service.set_thread(t.id, th.id)
             await th.send(f"Table #{t.id} plays here.")
 
@@ -261,7 +256,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         if not rows:
             await interaction.response.send_message("No tables are open. Start one with /table open.", ephemeral=True)
             return
-        lines = [f"#{r.id} {r.ruleset} {r.mode} — {r.status} — {', '.join(s.name for s in r.seats)} in <#{r.channel_id}>" for r in rows]
+        lines = [f"#{r.id} {rules_name(r)} {r.mode} — {r.status} — {', '.join(s.name for s in r.seats)} in <#{r.channel_id}>" for r in rows]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="export", description="The game's finished hands as tenhou.net/6 JSON, mjai and the bot's own format")

@@ -84,6 +84,11 @@ class Ruleset(TableHooks):
     seats_by_dice: ClassVar[bool] = False
     #: What ``/shanten`` leaves out for it (empty: nothing).
     shanten_note: ClassVar[str] = ""
+    #: The riichi options (``RiichiOptions`` fields) a club may change for this ruleset: None, every
+    #: one (riichi, its presets, and the variants that play riichi's rules where they say nothing);
+    #: a set, only those (taiwan16 and chinitsu_toutenkou keep riichi's fields only to run the
+    #: shared table, neutral or derived from their own options group, so a house rule goes there).
+    riichi_options_read: ClassVar[frozenset[str] | None] = None
 
     def lengths(self) -> tuple[GameLength, ...]:
         """The game lengths a table offers, this ruleset's own default first (R-2.5: hanchan or

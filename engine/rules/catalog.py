@@ -11,8 +11,8 @@ play (``option_problems``), so that a bad profile is refused when it is set, nev
 
 Limits: a key is the ``with_options`` path, not the spec's ``riichi.``/``taiwan16.`` prefix; a
 field without ``opt`` metadata is still listed and settable, with an empty description (a test
-names the ones left). Which riichi options a non-riichi variant reads is not known here: every
-option of the ruleset's value is listed.
+names the ones left). A variant that plays only some of riichi's options says which
+(``Ruleset.riichi_options_read``); the others are neither listed nor settable.
 """
 
 from __future__ import annotations
@@ -95,6 +95,9 @@ def option_specs(rs: Ruleset) -> list[OptionSpec]:
         base = None
     out: list[OptionSpec] = []
     _walk(rs.options, base.options if base else None, "", out)
+    read = rs.riichi_options_read
+    if read is not None:  # the variant plays only these of riichi's options (its group has the rest)
+        out = [s for s in out if s.key.split(".")[0] in read]
     for name in _groups(rs):
         _walk(getattr(rs, name), getattr(base, name, None) if base else None, name + ".", out)
     return out
@@ -105,6 +108,10 @@ def find_spec(rs: Ruleset, key: str) -> OptionSpec:
     for spec in option_specs(rs):
         if spec.key == key:
             return spec
+    read = rs.riichi_options_read
+    if read is not None and key.split(".")[0] in {f.name for f in fields(rs.options)} - read:
+        own = ", ".join(f"{g}." for g in _groups(rs)) or "none"
+        raise OptionError(f"{rs.name} plays by its own rules, not riichi's {_clip(key)}: its options start with {own}")
     raise OptionError(f"{rs.name} has no option '{_clip(key)}'")
 
 

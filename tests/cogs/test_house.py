@@ -189,6 +189,11 @@ def test_house_rules_through_discord_play_at_a_table_score_and_survive_a_restart
             assert t.game is not None and t.row.house == "club"
             assert t.row.options == {"kuitan": False, "multi_ron": "head_bump", "hanchan": False}
             assert t.game.ruleset.options.kuitan is False and t.game.ruleset.options.multi_ron == "head_bump"
+            # /table list and /table status name the profile the table plays
+            listed = _one(c, await c.slash("bob", "table list", {}))
+            assert re.search(r"^#1 club: riichi live — playing", str(listed.content), re.M), listed.content
+            status = _one(c, await c.slash("bob", "table status", {}))
+            assert str(status.content).startswith("**Table #1** · club: riichi · live"), status.content
 
             # the profile changes while the game runs: the table keeps the rules it was opened with
             _public(c, await c.slash("alice", "house set", {"name": "club", "option": "kuitan", "value": "true"}))

@@ -146,3 +146,19 @@ def test_differences_name_each_option_that_differs() -> None:
     assert differences(find_ruleset("riichi"), find_ruleset("sanma"))[0].startswith(
         "a different ruleset: sanma"
     )
+
+
+@pytest.mark.parametrize(("name", "prefix", "group"), [("taiwan16", "taiwan16", "tw"), ("chinitsu_toutenkou", "ct", "ct")])
+def test_variants_with_their_own_rules_offer_their_own_options_only(name: str, prefix: str, group: str) -> None:
+    """TW options table / CT options table: a club of these variants sets the spec's own options
+    (every key of the file's options table is settable); riichi's options, which these rulesets
+    keep only to run the shared table, are neither listed nor settable, in one sentence."""
+    rs = find_ruleset(name)
+    text = (RULES / f"{name}.md").read_text(encoding="utf-8")
+    table = {k.split(" ")[0] for k in re.findall(rf"^\| `{prefix}\.([\w.]+)`", text, flags=re.M)}
+    keys = {s.key for s in option_specs(rs)}
+    assert keys and all(k.startswith(group + ".") for k in keys), sorted(keys)
+    assert {f"{group}.{k}" for k in table} - keys == set()
+    for key in ("kuitan", "riichi.tobi", "abortive_draws.sanchahou", "red_fives"):
+        with pytest.raises(OptionError, match=rf"^{name} plays by its own rules, not riichi's .*: its options start with {group}\.$"):
+            set_option(rs, key, "true")

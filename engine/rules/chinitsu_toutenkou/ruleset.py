@@ -105,6 +105,9 @@ class ChinitsuToutenkou(ToutenkouTable, Ruleset):
     )
     ct: CtOptions = field(default_factory=CtOptions)
 
+    #: Its house rules are its own group's (``tw.``/``ct.``): riichi's fields here only run the
+    #: shared table, neutral or derived from that group.
+    riichi_options_read: ClassVar[frozenset[str] | None] = frozenset()
     description: ClassVar[str] = "清一色東天紅: 3 players, one suit ×8, White wild, points (no fu)"
 
     def shanten_calculator(self) -> ShantenCalculator:

@@ -112,6 +112,9 @@ class Taiwan16(TaiwanTable, Ruleset):
     yakuman: tuple[Yaku, ...] = ()
     tw: TaiwanOptions = field(default_factory=TaiwanOptions)
 
+    #: Its house rules are its own group's (``tw.``/``ct.``): riichi's fields here only run the
+    #: shared table, neutral or derived from that group.
+    riichi_options_read: ClassVar[frozenset[str] | None] = frozenset()
     description: ClassVar[str] = "Taiwanese 16-tile mahjong: flowers, five sets and a pair, tai scoring"
 
     def __post_init__(self) -> None:
