@@ -1,11 +1,12 @@
-"""All SQL of the bot, over one long-lived aiosqlite connection (WAL, foreign keys on).
+"""All SQL of the bot, over two long-lived connections to one SQLite file (WAL, foreign keys on).
 
 Every write is one plain function of a ``sqlite3.Connection`` run by the one writer
 (:mod:`bot.storage.writer`: one thread, one ``BEGIN IMMEDIATE`` transaction per function); the
 functions that make up a write (``insert_game``, ``put_players``, ``audit``, …) are the module's
 ``sqlite3`` functions below, and a column named by a caller (``set_table(thread_id=…)``) must be one
 of that table's allowed columns, else :class:`UnknownColumn` is raised before any SQL is built.
-Reads go through the aiosqlite proxy of the same connection. Migrations in
+Reads go through an aiosqlite connection of their own, which sees the last committed state (never
+a write half done). Migrations in
 ``migrations/NNNN_*.sql`` are applied in order in one write at start-up and recorded in
 ``schema_version``. Readers check every column of the rows they read against the
 column rules below (SQLite lets a hand edit put any value in any column) and raise or skip a
@@ -524,34 +525,39 @@ class Repository:
 
     @property
     def db(self) -> aiosqlite.Connection:
-        """The aiosqlite proxy of the connection, for reads."""
+        """The aiosqlite connection reads go through (writes go through :meth:`write`)."""
         if self._db is None:
             raise RuntimeError("the database is not open")
         return self._db
 
     async def open(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        opened: list[sqlite3.Connection] = []
-
-        def connect() -> sqlite3.Connection:  # runs on aiosqlite's thread; the writer shares the connection
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            opened.append(conn)
-            return conn
-
-        self._db = await aiosqlite.Connection(connect, 64)
-        self._writer = Writer(opened[0])
+        if self.path == ":memory:":
+            raise ValueError("the bot's database is a file: reads and the writer each open it")
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path)
         try:
             self._db.row_factory = aiosqlite.Row
-            await self._db.execute("PRAGMA journal_mode=WAL")
-            await self._db.execute("PRAGMA foreign_keys=ON")
-            await self._db.execute("PRAGMA synchronous=NORMAL")
-            await self._db.execute("PRAGMA busy_timeout=5000")
+            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
+                await self._read_pragma(pragma)  # WAL is kept in the file: the writer's connection too
+            self._writer = await Writer.open(self.path)
             await self.migrate()
         except BaseException:
             # not a database, or one we cannot migrate: close it, or its threads keep the process alive
             await self.close()
             raise
+
+    async def _read_pragma(self, statement: str) -> None:
+        # read to its end and closed: a statement left open would hold the read connection's
+        # snapshot, and every later read would miss what the writer committed since
+        async with self.db.execute(f"PRAGMA {statement}") as cur:
+            await cur.fetchall()
+
+    async def pragma(self, statement: str) -> None:
+        """Set a per-connection PRAGMA (``query_only = ON``) on the read and the write connection."""
+        await self._read_pragma(statement)
+        if self._writer is None:
+            raise RuntimeError("the database is not open")
+        await self._writer.call(lambda conn: conn.execute(f"PRAGMA {statement}").fetchall())
 
     async def close(self) -> None:
         if self._writer is not None:

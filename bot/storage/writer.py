@@ -6,11 +6,13 @@ between ``BEGIN IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` if it raises, and the e
 the awaiting coroutine). Writes therefore never interleave, a write is never split across awaits,
 and no transaction is held open while the event loop does other work.
 
-The connection is the same one the repository's aiosqlite proxy reads through (a per-connection
-setting such as ``PRAGMA query_only`` applies to both); it is opened with ``check_same_thread=False``
-and SQLite's serialized threading mode (``sqlite3.threadsafety == 3``) makes the two threads' calls
-on it safe. Limits: ``fn`` runs on the writer thread, so it may not await or touch the event loop;
-a write whose caller was cancelled still runs to its end.
+The writer owns its connection, opened and closed on its thread (:meth:`Writer.open`), apart from
+the connection reads go through: with the database in WAL mode a read sees the last committed
+state, never a write half done (a leaderboard read while the standings are rewritten sees the old
+rows or the new ones, not an empty table). A per-connection setting (``PRAGMA query_only``, a test's
+full disk) must be set on both: :meth:`Writer.call` runs a statement outside a transaction here.
+Limits: ``fn`` runs on the writer thread, so it may not await or touch the event loop; a write
+whose caller was cancelled still runs to its end.
 """
 
 from __future__ import annotations
@@ -24,20 +26,51 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+#: Set on the writer's connection when it opens (the read connection sets its own).
+CONNECTION_PRAGMAS = ("PRAGMA foreign_keys=ON", "PRAGMA synchronous=NORMAL", "PRAGMA busy_timeout=5000")
+
 
 class Writer:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, worker: ThreadPoolExecutor) -> None:
         self.conn = conn
-        self._worker: ThreadPoolExecutor | None = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jantaku-writer")
+        self._worker: ThreadPoolExecutor | None = worker
+
+    @classmethod
+    async def open(cls, path: str) -> Writer:
+        """A writer with its own connection to ``path``, opened on its own thread."""
+        worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jantaku-writer")
+
+        def connect() -> sqlite3.Connection:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.row_factory = sqlite3.Row  # rows by column name, as the reads' aiosqlite.Row
+            try:
+                for pragma in CONNECTION_PRAGMAS:
+                    conn.execute(pragma)
+            except BaseException:
+                conn.close()
+                raise
+            return conn
+
+        try:
+            conn = await asyncio.get_running_loop().run_in_executor(worker, connect)
+        except BaseException:
+            worker.shutdown(wait=False)
+            raise
+        return cls(conn, worker)
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn(conn)`` as one transaction on the writer thread; its result, or its error."""
+        return await self.call(lambda conn: self._transaction(conn, fn))
+
+    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(conn)`` on the writer thread outside a transaction (a PRAGMA)."""
         if self._worker is None:
             raise RuntimeError("the database is not open")
-        return await asyncio.get_running_loop().run_in_executor(self._worker, self._transaction, fn)
-
-    def _transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self.conn
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, conn)
+
+    @staticmethod
+    def _transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn.execute("BEGIN IMMEDIATE")
         try:
             out = fn(conn)
@@ -52,9 +85,10 @@ class Writer:
         return out
 
     async def close(self) -> None:
-        """Let the queued writes finish, then stop the thread (the connection is closed by its owner)."""
+        """Let the queued writes finish, close the connection on its thread, stop the thread."""
         thread, self._worker = self._worker, None
         if thread is None:
             return
-        await asyncio.get_running_loop().run_in_executor(thread, lambda: None)  # every earlier write is done
+        with suppress(sqlite3.Error):
+            await asyncio.get_running_loop().run_in_executor(thread, self.conn.close)  # after every earlier write
         thread.shutdown(wait=False)

@@ -98,10 +98,10 @@ def test_a_click_while_the_database_is_read_only_is_refused_then_accepted_once_i
         try:
             tid = await _table(svc)
             move = _move(svc, tid)
-            await repo.db.execute("PRAGMA query_only = ON")  # every write now fails: "attempt to write a readonly database"
+            await repo.pragma("query_only = ON")  # every write now fails: "attempt to write a readonly database"
             await _refused_and_unchanged(repo, svc, tid, seen, move)
             await _refused_and_unchanged(repo, svc, tid, seen, move)  # and again: still nothing changed
-            await repo.db.execute("PRAGMA query_only = OFF")
+            await repo.pragma("query_only = OFF")
             update = await svc.act(tid, ALICE, move.text, svc.tables[tid].decision_serial())  # the same button, pressed again
             assert update.actions[0] == move and seen[-1] is update
             g = svc.tables[tid].game
@@ -125,7 +125,7 @@ def test_a_click_when_the_disk_is_full_is_refused_then_accepted_once_there_is_ro
             tid = await _table(svc)
             async with repo.db.execute("PRAGMA page_count") as cur:
                 pages = (await cur.fetchone())[0]  # type: ignore[index]
-            await repo.db.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow: a full disk
+            await repo.pragma(f"max_page_count = {pages}")  # the file may not grow: a full disk
             # play on until a click's rows need a new page (the pages in hand have some room left)
             for _ in range(300):
                 t = svc.tables[tid]
@@ -138,7 +138,7 @@ def test_a_click_when_the_disk_is_full_is_refused_then_accepted_once_there_is_ro
             else:
                 raise AssertionError("the database never filled up")
             await _refused_and_unchanged(repo, svc, tid, seen, move)
-            await repo.db.execute("PRAGMA max_page_count = 1073741823")  # room again
+            await repo.pragma("max_page_count = 1073741823")  # room again
             update = await svc.act(tid, ALICE, move.text, svc.tables[tid].decision_serial())
             assert update.actions[0] == move and seen[-1] is update
             g = svc.tables[tid].game
@@ -160,19 +160,19 @@ def test_a_failed_start_leaves_the_table_open_and_a_failed_join_leaves_the_seats
         try:
             t = await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE, opener_name="alice")
             await svc.add_ai(t.id, 2)
-            await repo.db.execute("PRAGMA query_only = ON")
+            await repo.pragma("query_only = ON")
             with pytest.raises(StorageError, match="nothing changed"):
                 await svc.join(t.id, 11, "bob")
             with pytest.raises(StorageError, match="nothing changed"):
                 await svc.set_auto(t.id, ALICE, "win", True)
             assert [s.name for s in t.seats] == ["alice", "AI 1", "AI 2"] and not t.seats[0].auto_win
-            await repo.db.execute("PRAGMA query_only = OFF")
+            await repo.pragma("query_only = OFF")
             await svc.join(t.id, 11, "bob")
-            await repo.db.execute("PRAGMA query_only = ON")
+            await repo.pragma("query_only = ON")
             with pytest.raises(StorageError, match="it has not started"):
                 await svc.start(t.id, ALICE)
             assert t.row.status == "open" and t.game is None and not seen
-            await repo.db.execute("PRAGMA query_only = OFF")
+            await repo.pragma("query_only = OFF")
             row = await repo.get_table(t.id)
             assert row is not None and row.status == "open"
             await svc.start(t.id, ALICE)
@@ -198,14 +198,14 @@ def test_a_table_that_cannot_be_stored_is_not_opened(tmp_path: Path) -> None:
     async def main() -> None:
         repo, svc, _ = await _open(tmp_path / "t.sqlite3")
         try:
-            await repo.db.execute("PRAGMA query_only = ON")
+            await repo.pragma("query_only = ON")
             with pytest.raises(StorageError) as e:
                 await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE, opener_name="alice")
             assert str(e.value) == sentence and svc.tables == {} and await counts(repo) == (0, 0)
-            await repo.db.execute("PRAGMA query_only = OFF")
+            await repo.pragma("query_only = OFF")
             async with repo.db.execute("PRAGMA page_count") as cur:
                 pages = (await cur.fetchone())[0]  # type: ignore[index]
-            await repo.db.execute(f"PRAGMA max_page_count = {pages}")  # the file may not grow: a full disk
+            await repo.pragma(f"max_page_count = {pages}")  # the file may not grow: a full disk
             for i in range(5000):  # open tables until one no longer fits
                 try:
                     await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE + i, opener_name=f"p{i}")
@@ -216,7 +216,7 @@ def test_a_table_that_cannot_be_stored_is_not_opened(tmp_path: Path) -> None:
                 raise AssertionError("the database never filled up")
             stored = await counts(repo)
             assert stored == (len(svc.tables), len(svc.tables))  # every stored table has its seat, no more
-            await repo.db.execute("PRAGMA max_page_count = 1073741823")  # room again
+            await repo.pragma("max_page_count = 1073741823")  # room again
             t = await svc.open_table(guild_id=1, channel_id=2, opener_id=ALICE, opener_name="alice")
             assert [s.name for s in await repo.get_seats(t.id)] == ["alice"]
         finally:
@@ -249,13 +249,13 @@ def test_the_turn_clock_survives_a_failed_database_call_and_runs_out_once_storag
 
             monkeypatch.setattr(repo, "next_timer", flaky)
             await repo.set_timer(tid, serial, time.time() - 1, time.time() - 6)  # due now
-            await repo.db.execute("PRAGMA query_only = ON")  # and the turn cannot be stored
+            await repo.pragma("query_only = ON")  # and the turn cannot be stored
             disp.start()
             await asyncio.sleep(0.5)  # several tries, each refused
             assert disp._task is not None and not disp._task.done()
             assert not failures and t.decision_serial() == serial and len(seen) == heard
             assert [a.text for a in t.game.actions] == [a for _, a in await repo.actions(tid)]  # type: ignore[union-attr]
-            await repo.db.execute("PRAGMA query_only = OFF")
+            await repo.pragma("query_only = OFF")
             for _ in range(300):
                 if t.decision_serial() != serial:
                     break
@@ -297,6 +297,8 @@ def test_a_damaged_timer_row_and_a_paused_table_leave_the_other_clocks_running(t
                     break
                 await asyncio.sleep(0.01)
             assert b.decision_serial() != serial  # B's clock ran out (bob's turn was played for him)
+            async with b.lock:  # its write is done (the move shows in memory while it is stored)
+                pass
             assert (await repo.actions(fx.b))[serial][1].startswith(str(b.seat_of(BOB)))
             assert disp._task is not None and not disp._task.done()
             async with repo.db.execute("SELECT table_id, due FROM timers WHERE table_id IN (?, ?) ORDER BY table_id", (fx.a, fx.c)) as cur:

@@ -33,6 +33,13 @@ async def _table(svc: TableService, **kw: Any) -> int:
     return t.id
 
 
+async def _stored(svc: TableService, table_id: int) -> list[Any]:
+    """The table's stored actions once no move is on its way to storage: the service shows a move in
+    memory while it is stored under the table's lock (and takes it back if the write fails)."""
+    async with svc.tables[table_id].lock:
+        return await svc.repo.actions(table_id)
+
+
 async def _until(done: Callable[[], bool], seconds: float = 5.0) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -101,7 +108,7 @@ def test_a_failing_database_call_for_one_table_leaves_the_other_clocks_running_a
             # while A's calls fail, B's and C's clocks run out (the turns are played for alice)
             assert await _until(lambda: moved(b) and moved(c)), "the other tables' clocks were held up"
             for tid in (b, c):
-                stored = await repo.actions(tid)
+                stored = await _stored(svc, tid)
                 assert stored[serial[tid]][1].startswith(str(svc.tables[tid].seat_of(ALICE)))
             await asyncio.sleep(0.3)  # A has been tried several times by now
             assert not moved(a) and reminded == []  # nothing of A applied that was not stored
@@ -111,7 +118,7 @@ def test_a_failing_database_call_for_one_table_leaves_the_other_clocks_running_a
             # the fault clears: A's clock (past its deadline by now) runs out too, and W's stops
             failing.clear()
             assert await _until(lambda: moved(a)), "table A's clock never ran out after the fault cleared"
-            stored = await repo.actions(a)
+            stored = await _stored(svc, a)
             assert stored[serial[a]][1].startswith(str(svc.tables[a].seat_of(ALICE)))
             for _ in range(250):
                 if await repo.timer(w) is None:
