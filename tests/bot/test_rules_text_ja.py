@@ -82,6 +82,11 @@ def test_japanese_lookup_by_id_and_short_id() -> None:
         ("riichi", "喰い替え", "R-4.4"),
         ("riichi", "furiten", "R-6.4"),  # an English keyword finds the Japanese entry too
         ("riichi", "nagashi mangan", "R-11.3"),
+        ("shoukou", "昇格", "SK-D2"),
+        ("pk", "中付け", "PK-D7"),
+        ("seigou", "リーチ宣言牌", "SG-3"),
+        ("taiwan16", "八仙過海", "T-31"),
+        ("chinitsu_toutenkou", "カラス", "CT-G5"),
     ],
 )
 def test_japanese_lookup_by_keyword(rs: str, query: str, rule_id: str) -> None:
@@ -97,6 +102,14 @@ def test_japanese_lookup_by_keyword(rs: str, query: str, rule_id: str) -> None:
         ("riichi", "流し満貫って何ですか", "R-11.3"),
         ("riichi", "立直後の暗槓はできる?", "R-5.3"),
         ("riichi", "what is furiten", "R-6.4"),
+        ("riichi", "包とは", "R-6.8"),
+        ("shoukou", "昇降によるチーとは", "SK-3"),
+        ("pk", "場ゾロって何", "PK-0.2"),
+        ("pk", "打牌優先とは", "PK-7"),
+        ("seigou", "嶺上開花はある?", "SG-6"),
+        ("taiwan16", "補花とは", "TW-7"),
+        ("chinitsu_toutenkou", "カラスとは何", "CT-G5"),
+        ("chinitsu_toutenkou", "白の扱いは?", "CT-C1"),
     ],
 )
 def test_japanese_question_finds_the_rule_it_names(rs: str, question: str, rule_id: str) -> None:
