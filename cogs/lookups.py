@@ -425,11 +425,12 @@ def rule_embed(entry: RuleText, book: Rulebook, also: Sequence[RuleText] = ()) -
     return e
 
 
-def find_rule(ruleset: str, topic: str) -> tuple[RuleText, Rulebook, list[RuleText]]:
-    """The entry for ``topic`` (an id, or keywords) in ``ruleset``'s texts, with other matches.
+def find_rule(ruleset: str, topic: str, lang: str = "en") -> tuple[RuleText, Rulebook, list[RuleText]]:
+    """The entry for ``topic`` (an id, or keywords) in ``ruleset``'s texts in ``lang`` (``en``,
+    ``ja``), with other matches.
 
     An id of another ruleset (``/rule pk R-6.4``) is looked up in that ruleset's texts."""
-    book = rulebook(ruleset)
+    book = rulebook(ruleset, lang)
     entry = book.get(topic)
     if entry is not None:
         return entry, book, []
@@ -437,9 +438,9 @@ def find_rule(ruleset: str, topic: str) -> tuple[RuleText, Rulebook, list[RuleTe
     if m:
         owner = {p.lower(): rs for rs, p in RULESETS.items()}.get(m.group(1).lower())
         if owner and owner != ruleset:
-            other = rulebook(owner).get(topic)
+            other = rulebook(owner, lang).get(topic)
             if other is not None:
-                return other, rulebook(owner), []
+                return other, rulebook(owner, lang), []
     found = book.search(topic)
     if not found:
         prefix = RULESETS.get(ruleset, "R")

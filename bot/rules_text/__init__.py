@@ -12,12 +12,15 @@ ruleset's specification (``../shared/rules/<ruleset>.md``), rewritten for player
     keywords: furiten, 振聴, ron, discards
     Plain-English text (Discord Markdown) ...
 
-:func:`rulebook` loads a file once; :class:`Rulebook` finds an entry by id (``R-6.4``, ``r6.4``
+``ja/<ruleset>.md`` holds the same entries (same ids, same structure) written in Japanese, with
+Japanese and English keywords. :func:`rulebook` loads a file once per ruleset and language; :class:`Rulebook` finds an entry by id (``R-6.4``, ``r6.4``
 or just ``6.4``), by keywords (every word must match) or, failing that, by a free-text question
 (``how does dora work``: the words of the question, without stop words, scored against each
 entry's title, keywords and text, rarer words weighing more), and offers autocomplete suggestions.
-Limits: the question matcher knows English stop words and a plain ``-s`` plural only; a Japanese
-question matches through the keywords it contains.
+A Japanese question (written without spaces) matches through the keywords it contains and
+through the character bigrams it shares with an entry's title and keywords.
+Limits: the question matcher knows English stop words and a plain ``-s`` plural only, and no
+Japanese grammar (no particles, no word splitting beyond bigrams).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from importlib import resources
 
 from engine.rules.base import rulesets_in_menu_order
 
-__all__ = ["RULESETS", "Rulebook", "RuleText", "parse_rulebook", "rulebook"]
+__all__ = ["LANGUAGES", "RULESETS", "Rulebook", "RuleText", "parse_rulebook", "rulebook"]
 
 
 
@@ -49,6 +52,11 @@ RULESETS: dict[str, str] = _books()
 
 _HEAD_RE = re.compile(r"^## +(?P<id>[A-Z]{1,2}-[A-Z]?\d+(?:\.\d+)*[a-z]?) +(?P<title>\S.*?)\s*$")
 _WORD_RE = re.compile(r"[\w.\-]+")
+#: A run of Japanese script (kana, kanji, the long-vowel mark), where bigrams are taken.
+_JA_RUN_RE = re.compile(r"[\u3041-\u30ff\u3400-\u9fff\uf900-\ufaff]+")
+
+#: The languages with rule texts: ``en`` is ``<ruleset>.md``, ``ja`` is ``ja/<ruleset>.md``.
+LANGUAGES = ("en", "ja")
 
 #: Words of a question that say nothing about which rule is meant.
 STOP_WORDS = frozenset(
@@ -79,6 +87,18 @@ def _stem(word: str) -> str:
     if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
+
+
+def _bigrams(text: str) -> set[str]:
+    """The character bigrams of the Japanese runs of ``text`` (a one-character run is kept
+    whole): ``"振聴とは"`` → ``{"振聴", "聴と", "とは"}``. Japanese is written without spaces, so
+    this stands in for words."""
+    grams: set[str] = set()
+    for run in _JA_RUN_RE.findall(text):
+        if len(run) == 1:
+            grams.add(run)
+        grams.update(run[i : i + 2] for i in range(len(run) - 1))
+    return grams
 
 
 def _id_key(rule_id: str) -> str:
@@ -182,7 +202,10 @@ class Rulebook:
         3 in its title or keywords and 1 in its text, times the word's rarity over the book
         (``log(1 + entries / entries with the word)``), and twice the rarities of its title words
         more when the question holds its whole title; a keyword found inside the question
-        (``aka dora``, ``カラス``) scores 4 times its rarity. An entry matching nothing is left out."""
+        (``aka dora``, ``カラス``) scores 4 times its rarity. Each Japanese character bigram the
+        question shares with an entry's title or keywords scores its rarity (twice in the title, and twice more
+        when the question holds every bigram of the title), so ``フリテンとは`` or ``流し満貫って何`` find their rule without spaces. An entry matching
+        nothing is left out."""
         words = list(dict.fromkeys(_stem(w) for w in self.question_words(question)))
         folded = " " + " ".join(_WORD_RE.findall(_fold(question))) + " "
         if not words and not folded.strip():
@@ -200,6 +223,15 @@ class Rulebook:
         for *_, keys in docs:
             for k in set(keys):
                 key_df[k] = key_df.get(k, 0) + 1
+        asked_grams = _bigrams(_fold(question))
+        grams: list[tuple[set[str], set[str]]] = []
+        for e in self.entries:
+            t_grams = _bigrams(_fold(e.title))
+            grams.append((t_grams, t_grams | _bigrams(_fold(" ".join(e.keywords)))))
+        gram_df: dict[str, int] = {}
+        for _, head_grams in grams:
+            for g in head_grams & asked_grams:
+                gram_df[g] = gram_df.get(g, 0) + 1
         scored: list[tuple[float, int, RuleText]] = []
         for i, (e, (title, head, body, keys)) in enumerate(zip(self.entries, docs)):
             total = 0.0
@@ -214,6 +246,11 @@ class Rulebook:
                 if k and (f" {k} " in folded if k.isascii() else k in folded):
                     named = 2 if k in _fold(e.title) else 1  # the rule the keyword names
                     total += 4 * named * math.log(1 + n / key_df[k])
+            t_grams, head_grams = grams[i]
+            for g in head_grams & asked_grams:
+                total += (2 if g in t_grams else 1) * math.log(1 + n / gram_df[g])
+            if t_grams and t_grams <= asked_grams:  # the question holds the whole title
+                total += 2 * sum(math.log(1 + n / gram_df[g]) for g in t_grams)
             if total > 0:
                 scored.append((total, -i, e))
         scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
@@ -289,10 +326,20 @@ def parse_rulebook(ruleset: str, text: str) -> Rulebook:
     return Rulebook(ruleset, meta.get("title", ruleset), meta.get("summary", ""), tuple(entries))
 
 
-@cache
-def rulebook(ruleset: str) -> Rulebook:
-    """The bundled texts of ``ruleset`` (one of :data:`RULESETS`); ``KeyError`` for another name."""
+def rulebook(ruleset: str, lang: str = "en") -> Rulebook:
+    """The bundled texts of ``ruleset`` (one of :data:`RULESETS`) in ``lang`` (one of
+    :data:`LANGUAGES`); ``KeyError`` for another name or language. Loaded once per pair."""
     if ruleset not in RULESETS:
         raise KeyError(ruleset)
-    text = resources.files(__name__).joinpath(f"{ruleset}.md").read_text(encoding="utf-8")
+    if lang not in LANGUAGES:
+        raise KeyError(lang)
+    return _load(ruleset, lang)
+
+
+@cache
+def _load(ruleset: str, lang: str) -> Rulebook:
+    folder = resources.files(__name__)
+    if lang != "en":
+        folder = folder.joinpath(lang)
+    text = folder.joinpath(f"{ruleset}.md").read_text(encoding="utf-8")
     return parse_rulebook(ruleset, text)

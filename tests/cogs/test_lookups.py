@@ -574,3 +574,14 @@ def test_rule_question_matching_nothing_says_how_to_ask(bot: Bot) -> None:
     text = _ephemeral_text(bot.slash("alice", "rule", {"ruleset": "riichi", "topic": "how does zzzqqq work"}))
     assert text.startswith("No rule of riichi matches 'how does zzzqqq work'")
     assert "question in plain words" in text and "/rule riichi" in text
+
+
+def test_find_rule_reads_the_texts_of_the_language_asked() -> None:
+    from cogs.lookups import find_rule
+
+    entry, book, _ = find_rule("riichi", "フリテンとは", "ja")
+    assert entry.id == "R-6.4" and book is rulebook("riichi", "ja")
+    entry, book, _ = find_rule("pk", "R-6.4", "ja")  # another ruleset's id, in the same language
+    assert entry.id == "R-6.4" and book is rulebook("riichi", "ja")
+    entry, book, _ = find_rule("riichi", "furiten")  # English stays the default
+    assert entry.title == "Furiten" and book is rulebook("riichi")
