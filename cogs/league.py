@@ -130,7 +130,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
     @app_commands.command(name="round", description="Seat the next round and open its tables (organisers)")
     @organiser_only("open a league round")
     async def round_(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        lg = await self.svc.get(interaction.guild_id, league)
+        lg = await self.svc.check_round(interaction.guild_id, league)  # a refusal before the public "thinking…"
         await interaction.response.defer(thinking=True)
         channel_id = interaction.channel_id or 0
         presenter = self.bot.presenter
@@ -191,7 +191,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
     @app_commands.command(name="close", description="Close the open round now (organisers): unfinished games per the league's setting")
     @organiser_only("close a league round")
     async def close(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        lg = await self.svc.get(interaction.guild_id, league)
+        lg, _ = await self.svc.check_close(interaction.guild_id, league)
         await interaction.response.defer(thinking=True)
         report = await self.svc.close_round(interaction.guild_id, league, interaction.user.id)
         await interaction.followup.send(f"Round {report.number} of '{lg.name}' is closed.")

@@ -146,6 +146,7 @@ class LeagueService:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._work: set[asyncio.Task[Any]] = set()
+        self._closed: dict[tuple[int, int], RoundReport] = {}  # the rounds closed since start, by (league, round)
         if self.on_game_recorded not in repo.game_recorders:
             repo.game_recorders.insert(0, self.on_game_recorded)  # before the standings attach the game
         if self.on_table_update not in tables.listeners:
@@ -289,6 +290,29 @@ class LeagueService:
         _, rows = await self.repo.leaderboard(lg.season_id, "points", limit=10_000)
         return [(r.player, r.name, r.points_after_penalties) for r in rows]
 
+    async def check_round(self, guild_id: int | None, league: str | None) -> LeagueRow:
+        """The league, if its next round can start now (else :class:`LeagueError`): asked before
+        the command shows anything, so a refusal is the asker's alone."""
+        lg = await self.get(guild_id, league)
+        if lg.status != "open":
+            raise LeagueError(f"the league '{lg.name}' is over")
+        done = await sql.rounds(self.repo.db, lg.id)
+        if any(r.status == "open" for r in done):
+            raise LeagueError(f"round {len(done)} of '{lg.name}' is still open: close it with /league close before the next one")
+        if len(done) >= lg.rounds:
+            raise LeagueError(f"'{lg.name}' has played all its {lg.rounds} rounds")
+        people = await sql.members(self.repo.db, lg.id)
+        guests = [m.name for m in people if m.user_id is None]
+        if guests:
+            raise LeagueError(
+                f"{', '.join(guests[:3])} {'is a guest' if len(guests) == 1 else 'are guests'}, who cannot play at a bot table: "
+                f"remove them from the league first"
+            )
+        size = self.rules(lg).players
+        if len(people) < (1 if lg.leftover == "ai" else size):
+            raise LeagueError(f"'{lg.name}' has {len(people)} members: a round needs at least {size if lg.leftover == 'bye' else 1}")
+        return lg
+
     async def start_round(
         self,
         guild_id: int | None,
@@ -298,23 +322,13 @@ class LeagueService:
         *,
         before_start: Callable[[Table, list[str]], Awaitable[None]] | None = None,
     ) -> StartedRound:
-        lg = await self.get(guild_id, league)
+        lg = await self.check_round(guild_id, league)
         async with self._lock(lg.id):
-            if lg.status != "open":
-                raise LeagueError(f"the league '{lg.name}' is over")
+            lg = await self.check_round(guild_id, league)
             done = await sql.rounds(self.repo.db, lg.id)
-            if any(r.status == "open" for r in done):
-                raise LeagueError(f"round {len(done)} of '{lg.name}' is still open: close it with /league close before the next one")
-            if len(done) >= lg.rounds:
-                raise LeagueError(f"'{lg.name}' has played all its {lg.rounds} rounds")
             people = await sql.members(self.repo.db, lg.id)
-            guests = [m.name for m in people if m.user_id is None]
-            if guests:
-                raise LeagueError(f"{', '.join(guests[:3])} {'is a guest' if len(guests) == 1 else 'are guests'}, who cannot play at a bot table: remove them from the league first")
             rs = self.rules(lg)
             size = rs.players
-            if len(people) < (1 if lg.leftover == "ai" else size):
-                raise LeagueError(f"'{lg.name}' has {len(people)} members: a round needs at least {size if lg.leftover == 'bye' else 1}")
             number = len(done) + 1
             past = await sql.round_tables(self.repo.db, lg.id)
             history = [[t.seats for t in past if t.round == n and t.table_id is not None] for n in range(1, number)]
@@ -575,15 +589,22 @@ class LeagueService:
                 return None
         return await self._close(league_id, number, actor_id=None)
 
-    async def close_round(self, guild_id: int | None, league: str | None, actor_id: int | None) -> RoundReport:
-        """Close the open round now (organisers): unfinished tables per the league's setting."""
+    async def check_close(self, guild_id: int | None, league: str | None) -> tuple[LeagueRow, RoundRow]:
+        """The league and its open round (else :class:`LeagueError`), asked before anything is shown."""
         lg = await self.get(guild_id, league)
         r = await self._open_round(lg)
         if r is None:
             raise LeagueError(f"'{lg.name}' has no open round to close")
+        return lg, r
+
+    async def close_round(self, guild_id: int | None, league: str | None, actor_id: int | None) -> RoundReport:
+        """Close the open round now (organisers): unfinished tables per the league's setting."""
+        lg, r = await self.check_close(guild_id, league)
         await self._finish_tables(lg, r.number, actor_id)
         report = await self._close(lg.id, r.number, actor_id=actor_id)
-        if report is None:  # closed meanwhile by its last game
+        if report is None:  # closed meanwhile, as its last game ended
+            report = self._closed.get((lg.id, r.number))
+        if report is None:
             raise LeagueError(f"round {r.number} of '{lg.name}' is already closed")
         return report
 
@@ -634,6 +655,7 @@ class LeagueService:
                 with contextlib.suppress(Exception):
                     await self.repo.update_season(lg.season_id, actor_id, "season end", active=0, ended_at=now)
             report = RoundReport(lg, number, r.channel_id, await self._reports(lg, number), before_rows, await self._standing(lg))
+            self._closed[(league_id, number)] = report
         self.poke()
         if self.on_round_closed is not None:
             try:
@@ -670,9 +692,14 @@ class LeagueService:
             names = [s.name for s in row.seats] if row else []
             rep = TableReport(e.table_id, names)
             subs = await sql.substitutions(self.repo.db, e.table_id)
-            if subs:
-                rep.note = "; ".join(f"{s.old_name} was replaced by {'an AI' if s.new_player.startswith('ai:') else s.new_player} "
-                                     f"after {s.misses} missed turn{'s' if s.misses != 1 else ''}" for s in subs)
+            notes = []
+            for s in subs:
+                by = "an AI" if s.new_player.startswith("ai:") else next((x.name for x in (row.seats if row else []) if x.seat == s.seat), "a substitute")
+                if s.misses >= lg.misses:
+                    notes.append(f"{s.old_name} was replaced by {by} after {s.misses} missed turn{'s' if s.misses != 1 else ''}")
+                else:
+                    notes.append(f"{by} played {s.old_name}'s seat to the end")
+            rep.note = "; ".join(notes)
             g = await self.repo.get_game(e.game_id) if e.game_id is not None else None
             if g is not None:
                 rep.results = [(p.name, p.points, p.result) for p in sorted(g.players, key=lambda p: p.place)]
