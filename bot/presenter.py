@@ -1163,6 +1163,8 @@ class Presenter:
         g = t.game
         assert g is not None
         seat = t.seats[s]
+        if seat.user_id is None:
+            return  # the seat went to an AI (a league's substitute) after its hand was due
         key = (t.id, s)
         acting = (not g.over) and s in g.to_act()
         decision = t.decision_serial() if acting else -1
