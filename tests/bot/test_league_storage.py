@@ -172,3 +172,53 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
             await repo.close()
 
     asyncio.run(run())
+
+
+def test_byes_and_a_void_deadline(tmp_path: Path) -> None:
+    """Six members at four-player tables with byes: one table, the two byes recorded; the round
+    deadline passes with the game unfinished and the league set to void: the table is abandoned, no
+    game recorded, the round closed and reported so; a second round gives the byes to others."""
+
+    async def run() -> None:
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            tables, st, league = _services(repo)
+            now = [1000.0]
+            league.clock = lambda: now[0]
+            reports = []
+
+            async def closed(r: object) -> None:
+                reports.append(r)
+
+            league.on_round_closed = closed  # type: ignore[assignment]
+            rs = find_ruleset("riichi").with_options(**length_of("riichi", "tonpuu").options)
+            await league.create(1, 9, "Byes", rounds=2, mode="async", rules=rs, leftover="bye", on_deadline="void", round_hours=2)
+            six = [*USERS, (105, "eve"), (106, "fay")]
+            for uid, name in six:
+                await league.join(1, None, Who.member(uid, name))
+            started = await league.start_round(1, None, 9, 100)
+            assert len(started.tables) == 1 and len(started.byes) == 2 and started.deadline == 1000.0 + 2 * 3600
+            with pytest.raises(LeagueError, match="still open"):
+                await league.start_round(1, None, 9, 100)
+            with pytest.raises(LeagueError, match="under way"):
+                await league.join(1, None, Who.member(107, "gus"))
+            byes1 = {m.player for m in started.byes}
+            seated = {f"u:{s.user_id}" for s in started.tables[0].seats}
+            assert byes1.isdisjoint(seated) and byes1 | seated == {f"u:{u}" for u, _ in six}
+
+            now[0] += 3 * 3600  # the deadline passes
+            await league.step()
+            await league.settled()
+            t = started.tables[0]
+            assert t.row.status == "abandoned"
+            assert await repo.game_for_table(t.id) is None
+            assert [r.status for r in await sql.rounds(repo.db, 1)] == ["closed"]
+            assert len(reports) == 1 and f"Table #{t.id}: void" in reports[0].text() and "Bye: " in reports[0].text()
+
+            second = await league.start_round(1, None, 9, 100)
+            assert {m.player for m in second.byes}.isdisjoint(byes1)
+        finally:
+            await repo.close()
+
+    asyncio.run(run())
