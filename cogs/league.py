@@ -6,11 +6,13 @@ organisers' command asked by someone else) is answered, ephemeral, by the comman
 handler, before anything is stored. Everything the league sends outside the command's own answer
 goes through the presenter's paced path (:meth:`bot.presenter.Presenter.post` and ``notify``): each
 table's announcement and thread, one DM per seated player naming their table and the round's
-deadline, and the post at the end of a round (the tables' results and how the leaderboard moved).
+deadline, and the post at the end of a round (the tables' results, with a picture of each, and how the
+leaderboard moved).
 """
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Literal
 
@@ -206,8 +208,19 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
     close.autocomplete("league")(_league_complete)
 
     async def _round_closed(self, report: RoundReport) -> None:
-        if report.channel_id:
-            await self.bot.presenter.post(report.channel_id, report.text())
+        """The round's post: its text, and a picture of each table's final standings (the one a
+        finished table posts in its thread), at most Discord's 10 files."""
+        if not report.channel_id:
+            return
+        files = []
+        for t in [t for t in report.tables if t.results][:10]:
+            try:
+                png = await self.bot.presenter.renderer.png("final", t.results)
+            except Exception:
+                log.exception("round %s: no picture of table %s", report.number, t.table_id)
+                continue
+            files.append(discord.File(io.BytesIO(png), filename=f"table-{t.table_id}.png"))
+        await self.bot.presenter.post(report.channel_id, report.text(), files=files)
 
     async def _substituted(self, t: Table, sub: SubstitutionRow) -> None:
         who = "an AI" if sub.new_player.startswith("ai:") else t.seats[sub.seat].name

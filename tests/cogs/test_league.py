@@ -197,6 +197,7 @@ def test_a_twelve_player_async_league_of_three_rounds(tmp_path: Path) -> None:
             assert all(c.bot.service.tables[t].row.status == "finished" for t in tables)
             assert f"{absent} was replaced by an AI after 2 missed turns" in post.content, post.content
             assert "Leaderboard:" in post.content and post.content.count("(new)") == 12
+            assert sorted(a.filename for a in post.attachments) == sorted(f"table-{t}.png" for t in tables)
             games = _rows(c.db, "SELECT id FROM games WHERE season_id = ?", (season_id,))
             assert len(games) == 3
             # the absent player keeps the seat's result
