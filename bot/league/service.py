@@ -73,6 +73,20 @@ class LeagueError(UserError):
     full_stop = True
 
 
+def _clean(text: str, what: str, limit: int) -> str:
+    """Typed text as stored: spaces collapsed, 1 to ``limit`` characters of printable text."""
+    out = " ".join(text.split())
+    if not out or len(out) > limit:
+        raise LeagueError(f"{what} needs 1 to {limit} characters")
+    try:
+        out.encode("utf-8")
+    except UnicodeEncodeError:
+        raise LeagueError(f"{what} has characters that are not text") from None
+    if any(not ch.isprintable() for ch in out):
+        raise LeagueError(f"{what} has control characters")
+    return out
+
+
 @dataclass(slots=True)
 class TableReport:
     table_id: int | None
@@ -194,9 +208,7 @@ class LeagueService:
     ) -> LeagueRow:
         if guild_id is None:
             raise LeagueError("leagues belong to a server: use /league in a server's channel")
-        name = " ".join(name.split())
-        if not name or len(name) > NAME_LIMIT:
-            raise LeagueError(f"a league needs a name of 1 to {NAME_LIMIT} characters")
+        name = _clean(name, "a league's name", NAME_LIMIT)
         checks = [
             (1 <= rounds <= 100, "a league has 1 to 100 rounds"),
             (mode in ("async", "live"), "mode must be async or live"),
@@ -249,8 +261,8 @@ class LeagueService:
                 raise LeagueError(f"{who.name} is already in the league '{lg.name}'")
             if not organiser and await self._open_round(lg) is not None:
                 raise LeagueError(f"round {await self._round_number(lg)} of '{lg.name}' is under way: join between rounds, or ask an organiser to add you")
-            if team is not None and (not team.strip() or len(team) > NAME_LIMIT):
-                raise LeagueError(f"a team name has 1 to {NAME_LIMIT} characters")
+            if team is not None:
+                team = _clean(team, "a team's name", NAME_LIMIT)
             now = self.clock()
 
             def write(conn: sqlite3.Connection) -> None:
@@ -443,9 +455,7 @@ class LeagueService:
     async def penalty(self, guild_id: int | None, league: str | None, who: Who, points: float, reason: str, *,
                       actor_id: int | None, game_id: int | None = None) -> LeagueRow:
         lg = await self.get(guild_id, league)
-        reason = " ".join(reason.split())
-        if not reason or len(reason) > 200:
-            raise LeagueError("a penalty needs a reason of 1 to 200 characters")
+        reason = _clean(reason, "a penalty's reason", 200)
         if not (0 < points <= 1000):
             raise LeagueError("a penalty takes off from 0 to 1000 points: give how many it takes off, like 20 for a chombo")
         ever = await sql.members(self.repo.db, lg.id, current=False)

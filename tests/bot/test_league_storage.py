@@ -162,6 +162,9 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
                 (league.penalty(1, "Spring", Who.member(101, "ann"), 5, "late", actor_id=9, game_id=g.id), "is not a game of the league"),
                 (league.join(1, "Spring", Who.member(101, "ann")), "ann is already in the league"),
                 (league.create(1, 9, "spring", rounds=1, mode="async", rules=find_ruleset("riichi")), "already has a league called"),
+                (league.create(1, 9, "bad\x1b[31m", rounds=1, mode="async", rules=find_ruleset("riichi")), "control characters"),
+                (league.create(1, 9, "x\ud800", rounds=1, mode="async", rules=find_ruleset("riichi")), "not text"),
+                (league.penalty(1, "Spring", Who.member(101, "ann"), 5, " " * 5, actor_id=9), "a penalty's reason needs 1 to 200"),
             ]:
                 with pytest.raises(LeagueError) as e:
                     await call
