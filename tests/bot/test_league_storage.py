@@ -225,3 +225,15 @@ def test_byes_and_a_void_deadline(tmp_path: Path) -> None:
             await repo.close()
 
     asyncio.run(run())
+
+
+def test_a_long_league_post_is_cut_at_line_ends_within_discords_limit() -> None:
+    from bot.presenter import _chunks
+
+    lines = [f"{i}. player{i} +{i}.0 (▲{i % 3})" for i in range(300)]
+    text = "\n".join(lines)
+    pieces = _chunks(text, 2000)
+    assert len(pieces) > 1 and all(len(p) <= 2000 for p in pieces)
+    assert "\n".join(pieces) == text  # nothing lost, no line cut
+    long = "x" * 4500
+    assert [len(p) for p in _chunks(long, 2000)] == [2000, 2000, 500]
