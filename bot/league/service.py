@@ -537,7 +537,11 @@ class LeagueService:
             got = misses if misses is not None else (await sql.misses(self.repo.db, table_id)).get(seat, 0)
             sub = SubstitutionRow(table_id, seat, old[0], old[1], new.player if new is not None else f"ai:{AI_KIND}", got, self.clock())
             name = new.name if new is not None else f"AI for {old[1]}"[:60]
-            fields: dict[str, Any] = {"user_id": new.user_id if new is not None else None, "ai": None if new is not None else AI_KIND, "name": name}
+            # the seat's messages were the absent player's: the substitute's start afresh
+            fields: dict[str, Any] = {
+                "user_id": new.user_id if new is not None else None, "ai": None if new is not None else AI_KIND, "name": name,
+                "hand_message_id": None, "dm_closed": 0,
+            }
             sets = ", ".join(f"{k} = ?" for k in fields)
 
             def write(conn: sqlite3.Connection) -> None:
@@ -550,7 +554,7 @@ class LeagueService:
                                after={"table": table_id, "seat": seat, "old": sub.old_player, "new": sub.new_player, "misses": got})
 
             await self.repo.write(write)
-            s.user_id, s.ai, s.name = fields["user_id"], fields["ai"], name
+            s.user_id, s.ai, s.name, s.hand_message_id, s.dm_closed = fields["user_id"], fields["ai"], name, None, False
         if self.on_substitute is not None:
             try:
                 await self.on_substitute(t, sub)

@@ -68,7 +68,11 @@ async def _build(path: Path) -> None:
             await league.join(1, None, Who.member(uid, name), actor_id=uid)
         started = await league.start_round(1, None, 9, 100)
         t = started.tables[0]
-        await league.substitute(t.id, 0, None, misses=3)
+        absent = t.seats[0].user_id
+        await league.substitute(t.id, 0, Who.member(105, "eve"))  # a named member plays on
+        assert t.seats[0].user_id == 105 and t.seats[0].ai is None and absent is not None and t.seat_of(absent) is None
+        with pytest.raises(LeagueError, match="already plays at table"):
+            await league.substitute(t.id, 1, Who.member(105, "eve"))
         await league.penalty(1, None, Who.member(101, "ann"), 20, "chombo", actor_id=9)
         await league.close_round(1, None, 9)
         await league.settled()
@@ -125,8 +129,9 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
             lg = await league.get(1, "Spring")
             league_games = await repo.season_games(lg.season_id)
             assert len(league_games) == 1
-            # the substituted seat is credited to the member who sat there
+            # the substituted seat (eve, then an AI at the round's close) is credited to the member who sat there
             seat0 = next(s for s in await sql.substitutions(repo.db, league_games[0].table_id or 0) if s.seat == 0)
+            assert seat0.old_player in {f"u:{u}" for u, _ in USERS} and seat0.new_player == "ai:smart"  # not eve, the first substitute
             assert next(p.player for p in league_games[0].players if p.seat == 0) == seat0.old_player
 
             # a free table of the same rules, finished: it stays out of the league's season
