@@ -130,9 +130,12 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         await interaction.response.send_message(f"{who.name} is out of the league '{lg.name}' from its next round.")
 
     @app_commands.command(name="round", description="Seat the next round and open its tables (organisers)")
+    @app_commands.describe(tables="fixed seating: your own tables, like 'ann, ben, cat, dan; eve, fay, gus, hal'")
     @organiser_only("open a league round")
-    async def round_(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def round_(self, interaction: discord.Interaction, league: str | None = None, tables: str | None = None) -> None:
         lg = await self.svc.check_round(interaction.guild_id, league)  # a refusal before the public "thinking…"
+        if tables:
+            await self.svc.listed(lg, tables)  # its refusal too
         await interaction.response.defer(thinking=True)
         channel_id = interaction.channel_id or 0
         presenter = self.bot.presenter
@@ -142,7 +145,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             th = await msg.create_thread(name=f"{lg.name} — table #{t.id}"[:100])
             await self.bot.service.set_thread(t.id, th.id)
 
-        started = await self.svc.start_round(interaction.guild_id, league, interaction.user.id, channel_id, before_start=announce)
+        started = await self.svc.start_round(interaction.guild_id, league, interaction.user.id, channel_id, before_start=announce, listed=tables)
         when = f"<t:{int(started.deadline)}:f> (<t:{int(started.deadline)}:R>)"
         closed: list[str] = []
         for uid, (table_id, name) in started.players.items():

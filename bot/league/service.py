@@ -302,6 +302,38 @@ class LeagueService:
         _, rows = await self.repo.leaderboard(lg.season_id, "points", limit=10_000)
         return [(r.player, r.name, r.points_after_penalties) for r in rows]
 
+    async def listed(self, lg: LeagueRow, text: str) -> list[list[Hashable]]:
+        """An organiser's list of tables as member keys, every member once (else one sentence)."""
+        if lg.seating != "fixed":
+            raise LeagueError(f"a list of tables is for a league with fixed seating; '{lg.name}' seats by {lg.seating}")
+        people = await sql.members(self.repo.db, lg.id)
+        by_name: dict[str, list[MemberRow]] = {}
+        for m in people:
+            by_name.setdefault(m.name.casefold(), []).append(m)
+        size = self.rules(lg).players
+        out: list[list[Hashable]] = []
+        seen: set[str] = set()
+        for part in text.split(";"):
+            names = [" ".join(n.split()) for n in part.split(",") if n.strip()]
+            if not names:
+                continue
+            if len(names) > size:
+                raise LeagueError(f"a table seats {size} players, and the list gives one {len(names)}: {', '.join(names)[:200]}")
+            table: list[Hashable] = []
+            for n in names:
+                found = by_name.get(n.casefold(), [])
+                if len(found) != 1:
+                    raise LeagueError(f"'{n[:NAME_LIMIT]}' is {'not a member' if not found else 'the name of several members'} of the league '{lg.name}'")
+                if found[0].player in seen:
+                    raise LeagueError(f"{found[0].name} is on the list twice")
+                seen.add(found[0].player)
+                table.append(found[0].player)
+            out.append(table)
+        missing = [m.name for m in people if m.player not in seen]
+        if missing:
+            raise LeagueError(f"{', '.join(missing[:3])}{' and others' if len(missing) > 3 else ''} {'is' if len(missing) == 1 else 'are'} in the league but not on the list")
+        return out
+
     async def check_round(self, guild_id: int | None, league: str | None) -> LeagueRow:
         """The league, if its next round can start now (else :class:`LeagueError`): asked before
         the command shows anything, so a refusal is the asker's alone."""
@@ -333,8 +365,12 @@ class LeagueService:
         channel_id: int,
         *,
         before_start: Callable[[Table, list[str]], Awaitable[None]] | None = None,
+        listed: str | None = None,
     ) -> StartedRound:
+        """``listed``: an organiser's own tables for a ``fixed`` league, ``"ann, ben, cat, dan; eve, …"``
+        (members by their league names, tables apart by ``;``; a short table gets AI seats)."""
         lg = await self.check_round(guild_id, league)
+        fixed = await self.listed(lg, listed) if listed is not None and listed.strip() else None
         async with self._lock(lg.id):
             lg = await self.check_round(guild_id, league)
             done = await sql.rounds(self.repo.db, lg.id)
@@ -351,7 +387,7 @@ class LeagueService:
                 plan = await asyncio.to_thread(
                     seat_round, [m.player for m in people], size, history, how=lg.seating,  # type: ignore[arg-type]
                     leftover=lg.leftover, standing=order, teams=teams or None,  # type: ignore[arg-type]
-                    byes_so_far=byes_so_far, seed=lg.id * 1000 + number, budget=0.3,
+                    byes_so_far=byes_so_far, seed=lg.id * 1000 + number, budget=0.3, fixed_tables=fixed,
                 )
             except SeatingError as e:
                 raise LeagueError(str(e)) from None

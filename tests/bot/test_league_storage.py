@@ -6,6 +6,7 @@ through a rebuild of the season."""
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -242,3 +243,31 @@ def test_a_long_league_post_is_cut_at_line_ends_within_discords_limit() -> None:
     assert "\n".join(pieces) == text  # nothing lost, no line cut
     long = "x" * 4500
     assert [len(p) for p in _chunks(long, 2000)] == [2000, 2000, 500]
+
+
+def test_fixed_seating_follows_the_organisers_list(tmp_path: Path) -> None:
+    async def run() -> None:
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            _, _, league = _services(repo)
+            rs = find_ruleset("riichi").with_options(**length_of("riichi", "tonpuu").options)
+            await league.create(1, 9, "Teams", rounds=2, mode="async", rules=rs, seating="fixed")
+            for uid, name in [*USERS, (105, "eve")]:
+                await league.join(1, None, Who.member(uid, name))
+            for text, words in [
+                ("ann, ben; cat, dan", "eve is in the league but not on the list"),
+                ("ann, ben, zed; cat, dan, eve", "'zed' is not a member of the league 'Teams'"),
+                ("ann, ben, ANN; cat, dan, eve", "ann is on the list twice"),
+                ("ann, ben, cat, dan, eve", "a table seats 4 players"),
+            ]:
+                with pytest.raises(LeagueError, match=re.escape(words)):
+                    await league.start_round(1, None, 9, 100, listed=text)
+            assert await sql.rounds(repo.db, 1) == [] and await sql.round_tables(repo.db, 1) == []
+            started = await league.start_round(1, None, 9, 100, listed="Ann, eve; ben, cat, dan")
+            got = [sorted(s.user_id or 0 for s in t.seats) for t in started.tables]
+            assert got == [[0, 0, 101, 105], [0, 102, 103, 104]]  # AI seats (no user) fill the short tables
+        finally:
+            await repo.close()
+
+    asyncio.run(run())
