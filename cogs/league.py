@@ -68,7 +68,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
 
     @app_commands.command(name="new", description="Start a league and its season (organisers)")
     @app_commands.describe(
-        name="the league's name (its season has the same name)", rounds="how many rounds", mode="async (hours per turn) or live tables",
+        name="the league's name (its season has the same name)", rounds="how many rounds",
+        mode="async (hours per turn) or live tables at the bot, or in person (results by /result add)",
         house="this club's house rules to play (/house list)", ruleset="a ruleset to play instead of house rules",
         hours="async: hours per turn (default 24)", seating="shuffle (fewest repeat opponents), swiss (by standing) or fixed (teams apart)",
         leftover="players left over: AI seats or a bye", misses="missed turns in one game before a substitute takes the seat (default 3)",
@@ -80,7 +81,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         interaction: discord.Interaction,
         name: str,
         rounds: app_commands.Range[int, 1, 100],
-        mode: Literal["async", "live"],
+        mode: Literal["async", "live", "in_person"],
         house: str | None = None,
         ruleset: str | None = None,
         hours: app_commands.Range[int, 1, 168] = 24,
@@ -156,11 +157,23 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
                     f"Your hands come by direct message; the round closes {when}.")
             if not await presenter.notify(uid, text):
                 closed.append(name)
+        if started.in_person:
+            listing = "\n".join(f"Table {i}: {', '.join(m.name for m in table)}" for i, table in enumerate(started.in_person, 1))
+            await presenter.post(channel_id, f"**{lg.name}**, round {started.number} (in person):\n{listing}")
+            for i, table in enumerate(started.in_person, 1):
+                for m in table:
+                    if m.user_id is None:
+                        continue
+                    others = ", ".join(x.name for x in table if x is not m)
+                    text = (f"{lg.name}, round {started.number}: you play at table {i} (in person) with {others}. "
+                            f"Enter the result with /result add season:{lg.name}; the round closes {when}.")
+                    if not await presenter.notify(m.user_id, text):
+                        closed.append(m.name)
         byes = f" Bye: {', '.join(m.name for m in started.byes)}." if started.byes else ""
         note = f" I could not DM {', '.join(closed)} (their DMs are closed)." if closed else ""
-        await interaction.followup.send(
-            f"Round {started.number} of '{lg.name}' is open: tables {', '.join(f'#{t.id}' for t in started.tables)}; it closes {when}.{byes}{note}"
-        )
+        where = (f"tables {', '.join(f'#{t.id}' for t in started.tables)}" if started.tables
+                 else f"{len(started.in_person)} in-person table{'s' if len(started.in_person) != 1 else ''}")
+        await interaction.followup.send(f"Round {started.number} of '{lg.name}' is open: {where}; it closes {when}.{byes}{note}")
 
     @app_commands.command(name="status", description="The league's round, each table's progress and who it waits for")
     async def status(self, interaction: discord.Interaction, league: str | None = None) -> None:

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import sqlite3
 import time
@@ -89,10 +90,11 @@ def _clean(text: str, what: str, limit: int) -> str:
 
 @dataclass(slots=True)
 class TableReport:
-    table_id: int | None
+    label: str  # "Table #12", "Table 2 (in person)", "Bye"
+    table_id: int | None  # the bot table, if any
     names: list[str]  # the seats' names (AI seats included) or the bye's name
     results: list[tuple[str, int, float]] = field(default_factory=list)  # name, final points, result
-    note: str = ""  # "void", "bye", substitutes
+    note: str = ""  # "void", substitutes
 
 
 @dataclass(slots=True)
@@ -109,14 +111,11 @@ class RoundReport:
     def text(self) -> str:
         lines = [f"**{self.league.name}** — round {self.number} of {self.league.rounds} is over."]
         for t in self.tables:
-            if t.table_id is None:
-                lines.append(f"Bye: {', '.join(t.names)}")
-                continue
             if not t.results:
-                lines.append(f"Table #{t.table_id}: {t.note or 'no result'} ({', '.join(t.names)})")
+                lines.append(f"{t.label}: {t.note or 'no result'} ({', '.join(t.names)})" if t.label != "Bye" else f"Bye: {', '.join(t.names)}")
                 continue
             res = ", ".join(f"{n} {p:,} ({r:+.1f})" for n, p, r in t.results)
-            lines.append(f"Table #{t.table_id}: {res}" + (f" — {t.note}" if t.note else ""))
+            lines.append(f"{t.label}: {res}" + (f" — {t.note}" if t.note else ""))
         was = {p: i for i, (p, _, _) in enumerate(self.before)}
         lines.append("Leaderboard:")
         for i, (p, name, pts) in enumerate(self.after[:20]):
@@ -136,7 +135,8 @@ class StartedRound:
     deadline: float
     tables: list[Table]
     byes: list[MemberRow]
-    players: dict[int, tuple[int, str]]  # user id -> (table id, their name)
+    players: dict[int, tuple[int, str]]  # user id -> (table id, their name), at the bot's tables
+    in_person: list[list[MemberRow]] = field(default_factory=list)  # an in-person league's tables, numbered from 1
 
 
 class LeagueService:
@@ -160,11 +160,14 @@ class LeagueService:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._work: set[asyncio.Task[Any]] = set()
-        self._closed: dict[tuple[int, int], RoundReport] = {}  # the rounds closed since start, by (league, round)
+        self._closed: dict[tuple[int, int], RoundReport] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None  # the rounds closed since start, by (league, round)
         if self.on_game_recorded not in repo.game_recorders:
             repo.game_recorders.insert(0, self.on_game_recorded)  # before the standings attach the game
         if self.on_table_update not in tables.listeners:
             tables.listeners.append(self.on_table_update)
+        if self.on_result_recorded not in standings.result_recorders:
+            standings.result_recorders.append(self.on_result_recorded)
 
     def _lock(self, league_id: int) -> asyncio.Lock:
         return self._locks.setdefault(league_id, asyncio.Lock())
@@ -211,7 +214,8 @@ class LeagueService:
         name = _clean(name, "a league's name", NAME_LIMIT)
         checks = [
             (1 <= rounds <= 100, "a league has 1 to 100 rounds"),
-            (mode in ("async", "live"), "mode must be async or live"),
+            (mode in ("async", "live", "in_person"), "mode must be async, live or in_person"),
+            (mode != "in_person" or leftover == "bye", "at an in-person league the players left over get a bye (leftover:bye)"),
             (1 <= hours <= 168, "hours per turn must be from 1 to 168"),
             (seating in ("shuffle", "swiss", "fixed"), "seating must be shuffle, swiss or fixed"),
             (leftover in ("ai", "bye"), "leftover players get ai seats or a bye"),
@@ -347,7 +351,7 @@ class LeagueService:
             raise LeagueError(f"'{lg.name}' has played all its {lg.rounds} rounds")
         people = await sql.members(self.repo.db, lg.id)
         guests = [m.name for m in people if m.user_id is None]
-        if guests:
+        if guests and lg.mode != "in_person":
             raise LeagueError(
                 f"{', '.join(guests[:3])} {'is a guest' if len(guests) == 1 else 'are guests'}, who cannot play at a bot table: "
                 f"remove them from the league first"
@@ -379,8 +383,8 @@ class LeagueService:
             size = rs.players
             number = len(done) + 1
             past = await sql.round_tables(self.repo.db, lg.id)
-            history = [[t.seats for t in past if t.round == n and t.table_id is not None] for n in range(1, number)]
-            byes_so_far: dict[Hashable, int] = dict(Counter(p for t in past if t.table_id is None for p in t.seats if p))
+            history = [[t.seats for t in past if t.round == n and t.kind != "bye"] for n in range(1, number)]
+            byes_so_far: dict[Hashable, int] = dict(Counter(p for t in past if t.kind == "bye" for p in t.seats if p))
             order = [p for p, _, _ in await self._standing(lg)]
             teams = {m.player: m.team for m in people if m.team}
             try:
@@ -394,7 +398,7 @@ class LeagueService:
             by_key = {m.player: m for m in people}
             opened: list[Table] = []
             try:
-                for group in plan.tables:
+                for group in plan.tables if lg.mode != "in_person" else []:
                     humans = [by_key[str(p)] for p in group if p is not None]
                     first = humans[0]
                     assert first.user_id is not None
@@ -419,10 +423,13 @@ class LeagueService:
 
             def write(conn: sqlite3.Connection) -> None:
                 sql.insert_round(conn, lg.id, number, status="open", deadline=deadline, channel_id=channel_id, opened_at=now)
-                for t, seats in zip(opened, seat_lists, strict=True):
-                    sql.insert_round_table(conn, league_id=lg.id, round=number, table_id=t.id, seats=seats)
+                if lg.mode == "in_person":
+                    for seats in seat_lists:
+                        sql.insert_round_table(conn, league_id=lg.id, round=number, kind="in_person", table_id=None, seats=seats)
+                for t, seats in zip(opened, seat_lists if lg.mode != "in_person" else [], strict=True):
+                    sql.insert_round_table(conn, league_id=lg.id, round=number, kind="table", table_id=t.id, seats=seats)
                 for p in plan.byes:
-                    sql.insert_round_table(conn, league_id=lg.id, round=number, table_id=None, seats=[str(p)])
+                    sql.insert_round_table(conn, league_id=lg.id, round=number, kind="bye", table_id=None, seats=[str(p)])
                 repo_sql.audit(conn, guild_id=lg.guild_id, season_id=lg.season_id, actor_id=actor_id, action="league round",
                                after={"league": lg.id, "round": number, "tables": [t.id for t in opened], "byes": [str(p) for p in plan.byes]})
 
@@ -447,7 +454,8 @@ class LeagueService:
                 await self.tables.commit_seed(t.id, t.row.opener_id)
                 await self.tables.start(t.id, t.row.opener_id)
         self.poke()
-        return StartedRound(lg, number, deadline, opened, [by_key[str(p)] for p in plan.byes], players)
+        in_person = [[by_key[str(p)] for p in g if p is not None] for g in plan.tables] if lg.mode == "in_person" else []
+        return StartedRound(lg, number, deadline, opened, [by_key[str(p)] for p in plan.byes], players, in_person)
 
     # ---------------------------------------------------------------- status
 
@@ -463,13 +471,23 @@ class LeagueService:
             lines.append("No round is open." + (" The league is over." if lg.status == "finished" else " An organiser opens the next with /league round."))
             return "\n".join(lines)
         lines.append(f"Round {r.number} closes <t:{int(r.deadline)}:f> (<t:{int(r.deadline)}:R>).")
+        names = {m.player: m.name for m in await sql.members(self.repo.db, lg.id, current=False)}
+        in_person = 0
         for e in await sql.round_tables(self.repo.db, lg.id, r.number):
-            lines.append(await self._table_line(e))
+            if e.kind == "in_person":
+                in_person += 1
+                who = ", ".join(names.get(p or "", p or "") for p in e.seats)
+                state = f"result in (game #{e.game_id})" if e.game_id is not None else "waiting for its result (/result add)"
+                lines.append(f"Table {in_person} (in person): {state} ({who})")
+            elif e.kind == "bye":
+                lines.append(f"Bye: {', '.join(names.get(p or '', p or '') for p in e.seats)}")
+            else:
+                lines.append(await self._table_line(e))
         return "\n".join(lines)
 
     async def _table_line(self, e: LeagueTableRow) -> str:
         if e.table_id is None:
-            return f"Bye: {', '.join(m or '' for m in e.seats)}"
+            return "Table: missing"
         t = self.tables.tables.get(e.table_id)
         row = t.row if t is not None else await self.repo.get_table(e.table_id)
         if row is None:
@@ -621,6 +639,23 @@ class LeagueService:
             conn.execute("ROLLBACK TO league")
         conn.execute("RELEASE league")
 
+    def on_result_recorded(self, conn: sqlite3.Connection, g: Any) -> None:
+        """StandingsService hook, in the write of a typed-in result: the in-person table of an open
+        round seated with exactly these players takes it (the first such, by table order)."""
+        if g.season_id is None:
+            return
+        players = sorted(p.player for p in g.players)
+        for row_id, seats in sql.in_person_waiting_in(conn, g.season_id):
+            try:
+                seated = sorted(p for p in json.loads(seats) if p)
+            except ValueError:
+                continue
+            if seated == players:
+                sql.set_in_person_game(conn, row_id, g.id)
+                if self._loop is not None:  # (the writer's thread) the deadline task looks whether the round is complete
+                    self._loop.call_soon_threadsafe(self._wake.set)
+                return
+
     # ---------------------------------------------------------------- closing a round
 
     async def _table_done(self, table_id: int) -> None:
@@ -632,6 +667,8 @@ class LeagueService:
     async def _close_if_done(self, league_id: int, number: int) -> RoundReport | None:
         entries = await sql.round_tables(self.repo.db, league_id, number)
         for e in entries:
+            if e.kind == "in_person" and e.game_id is None:
+                return None
             if e.table_id is None:
                 continue
             row = await self.repo.get_table(e.table_id)
@@ -733,14 +770,24 @@ class LeagueService:
 
     async def _reports(self, lg: LeagueRow, number: int) -> list[TableReport]:
         out = []
+        members = {m.player: m.name for m in await sql.members(self.repo.db, lg.id, current=False)}
+        in_person = 0
         for e in await sql.round_tables(self.repo.db, lg.id, number):
             if e.table_id is None:
-                members = {m.player: m.name for m in await sql.members(self.repo.db, lg.id, current=False)}
-                out.append(TableReport(None, [members.get(p or "", p or "") for p in e.seats], note="bye"))
+                seated = [members.get(p or "", p or "") for p in e.seats]
+                if e.kind == "bye":
+                    out.append(TableReport("Bye", None, seated))
+                    continue
+                in_person += 1
+                got = await self.repo.get_game(e.game_id) if e.game_id is not None else None
+                person = TableReport(f"Table {in_person} (in person)", None, seated)
+                if got is not None and got.status == "ok":
+                    person.results = [(p.name, p.points, p.result) for p in sorted(got.players, key=lambda p: p.place)]
+                out.append(person)
                 continue
             row = await self.repo.get_table(e.table_id)
             names = [s.name for s in row.seats] if row else []
-            rep = TableReport(e.table_id, names)
+            rep = TableReport(f"Table #{e.table_id}", e.table_id, names)
             subs = await sql.substitutions(self.repo.db, e.table_id)
             notes = []
             for s in subs:
@@ -764,6 +811,7 @@ class LeagueService:
         self._wake.set()
 
     def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="jantaku-league-deadlines")
 
@@ -781,7 +829,7 @@ class LeagueService:
         backoff = 0.0
         while True:
             try:
-                await self.step()
+                wait = await self.step()
                 backoff = 0.0
             except asyncio.CancelledError:
                 raise
@@ -789,10 +837,14 @@ class LeagueService:
                 backoff = min(60.0, backoff * 2 or 1.0)
                 log.exception("league deadlines: trying again in %.3g s", backoff)
                 await asyncio.sleep(backoff)
+                continue
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
 
-    async def step(self) -> None:
-        """Close every round whose deadline has passed (or whose tables are all done), then sleep
-        until the next deadline or a poke."""
+    async def step(self) -> float:
+        """Close every round whose deadline has passed (or whose tables are all done); the seconds
+        until the next deadline (the task sleeps that long, or until a poke)."""
         self._wake.clear()
         wait = LONGEST_SLEEP
         for r in await sql.open_rounds(self.repo.db):
@@ -803,13 +855,11 @@ class LeagueService:
                 log.info("league %s round %s: the deadline has passed", lg.id, r.number)
                 await self._finish_tables(lg, r.number, None)
                 await self._close(lg.id, r.number, actor_id=None)
-                return
+                continue
             if await self._close_if_done(lg.id, r.number) is not None:
-                return
+                continue
             wait = min(wait, r.deadline - self.clock())
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(max(0.0, wait)):
-                await self._wake.wait()
+        return max(0.0, wait)
 
     async def members(self, guild_id: int | None, league: str | None = None) -> Sequence[MemberRow]:
         lg = await self.get(guild_id, league)

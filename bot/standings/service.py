@@ -250,6 +250,9 @@ class StandingsService:
         self._charts: OrderedDict[tuple[int, str, int], tuple[tuple[str, str, int], bytes]] = OrderedDict()
         if self.on_bot_game not in repo.game_recorders:
             repo.game_recorders.append(self.on_bot_game)
+        #: run inside the write that records a typed-in result (``/result add``), after it is rated:
+        #: ``hook(conn, game)``; a hook that fails is rolled back alone, the result kept
+        self.result_recorders: list[Callable[[sqlite3.Connection, GameRow], None]] = []
 
     async def on_table_update(self, update: Any) -> None:
         """TableService listener: when a game ends, warm the statistics cache in the background."""
@@ -552,6 +555,14 @@ class StandingsService:
             g.id = sql.insert_game(conn, g, entered_by=actor_id)
             self._rate(conn, s, g.id, lines)
             sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result add", after=g.to_json())
+            for hook in self.result_recorders:  # (a league's in-person table takes its result)
+                conn.execute("SAVEPOINT result_hook")
+                try:
+                    hook(conn, g)
+                except Exception:
+                    log.exception("game %s: a result hook failed; the result itself is kept", g.id)
+                    conn.execute("ROLLBACK TO result_hook")
+                conn.execute("RELEASE result_hook")
 
         await self.repo.write(write)
         return g

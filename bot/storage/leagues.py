@@ -69,7 +69,7 @@ LEAGUE_RULES: dict[str, Rule] = {
     "name": _text(nonempty=True),
     "season_id": _ID,
     "rounds": _integer(1, 1000),
-    "mode": _one_of("async", "live"),
+    "mode": _one_of("async", "live", "in_person"),
     "ruleset": _text(nonempty=True),
     "options": (_json_obj, "a JSON object"),
     "house": _text(null=True),
@@ -105,6 +105,7 @@ LEAGUE_TABLE_RULES: dict[str, Rule] = {
     "id": _ID,
     "league_id": _ID,
     "round": _integer(1),
+    "kind": _one_of("table", "in_person", "bye"),
     "table_id": _ID_OR_NULL,
     "game_id": _ID_OR_NULL,
     "seats": (_json_list, "a JSON list of member keys"),
@@ -186,6 +187,7 @@ class LeagueTableRow:
     id: int
     league_id: int
     round: int
+    kind: str  # table (a bot table), in_person (its result typed in) or bye
     table_id: int | None
     game_id: int | None
     seats: list[str | None] = field(default_factory=list)
@@ -376,6 +378,24 @@ def insert_round_table(conn: sqlite3.Connection, **fields: Any) -> int:
 
 def set_round_table_game(conn: sqlite3.Connection, table_id: int, game_id: int) -> None:
     conn.execute("UPDATE league_tables SET game_id = ? WHERE table_id = ?", (game_id, table_id))
+
+
+def in_person_waiting_in(conn: sqlite3.Connection, season_id: int) -> list[tuple[int, str]]:
+    """``(row id, seats JSON)`` of the in-person tables of the season's open rounds still without a result."""
+    return [
+        (int(r[0]), str(r[1]))
+        for r in conn.execute(
+            "SELECT t.id, t.seats FROM league_tables t JOIN leagues l ON l.id = t.league_id"
+            " JOIN league_rounds r ON r.league_id = t.league_id AND r.number = t.round"
+            " WHERE l.season_id = ? AND t.kind = 'in_person' AND t.game_id IS NULL AND r.status = 'open' ORDER BY t.id",
+            (season_id,),
+        )
+        if isinstance(r[0], int) and isinstance(r[1], str)
+    ]
+
+
+def set_in_person_game(conn: sqlite3.Connection, row_id: int, game_id: int) -> None:
+    conn.execute("UPDATE league_tables SET game_id = ? WHERE id = ?", (game_id, row_id))
 
 
 def insert_penalty(conn: sqlite3.Connection, **fields: Any) -> int:

@@ -271,3 +271,48 @@ def test_fixed_seating_follows_the_organisers_list(tmp_path: Path) -> None:
             await repo.close()
 
     asyncio.run(run())
+
+
+def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(tmp_path: Path) -> None:
+    async def run() -> None:
+        from bot.standings.service import Entry
+
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            tables, st, league = _services(repo)
+            reports = []
+
+            async def closed(r: object) -> None:
+                reports.append(r)
+
+            league.on_round_closed = closed  # type: ignore[assignment]
+            with pytest.raises(LeagueError, match="get a bye"):
+                await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))
+            await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"), leftover="bye")
+            people = [Who.member(uid, n) for uid, n in USERS] + [Who.guest(n) for n in ("Kana", "Rio", "Sho", "Tami", "Umi")]
+            for w in people:
+                await league.join(1, None, w, organiser=True)
+            started = await league.start_round(1, None, 9, 100)
+            assert started.tables == [] and len(started.in_person) == 2 and len(started.byes) == 1
+            assert not tables.tables  # no bot table opened
+            assert "waiting for its result (/result add)" in await league.status(1)
+            for i, table in enumerate(started.in_person):
+                whos = [next(w for w in people if w.player == m.player) for m in table]
+                # a result of other players (not a table of the round) is recorded, and left alone by the league
+                if i == 0:
+                    stray = [*whos[:3], next(w for w in people if w.player == started.byes[0].player)]
+                    await st.add_result(1, 9, [Entry(w, s) for w, s in zip(stray, (40000, 30000, 20000, 10000), strict=True)])
+                    await league.step()
+                    assert [r.status for r in await sql.rounds(repo.db, 1)] == ["open"]
+                await st.add_result(1, 9, [Entry(w, s) for w, s in zip(whos, (45000, 25000, 20000, 10000), strict=True)])
+            await league.step()
+            assert [r.status for r in await sql.rounds(repo.db, 1)] == ["closed"]
+            text = reports[0].text()
+            assert "Table 1 (in person): " in text and "Table 2 (in person): " in text and "45,000" in text and "Bye: " in text
+            linked = [e.game_id for e in await sql.round_tables(repo.db, 1, 1) if e.kind == "in_person"]
+            assert all(g is not None for g in linked) and len(set(linked)) == 2
+        finally:
+            await repo.close()
+
+    asyncio.run(run())

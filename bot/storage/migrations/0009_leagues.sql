@@ -1,5 +1,5 @@
 -- Jantaku schema, version 9: club leagues (issue 20). A league is a season with a schedule: its
--- settings (the rules its tables play, async or live, hours per turn, how it seats, what it does
+-- settings (the rules its tables play, async, live or in person, hours per turn, how it seats, what it does
 -- with leftover players, misses before a substitute, what the round deadline does), its members
 -- (a Discord member 'u:<id>' or a guest 'g:<name, case-folded>', the same keys as game_players),
 -- its rounds and the tables each round opened, its penalties (points taken off a member's total),
@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS leagues (
     name TEXT NOT NULL,
     season_id INTEGER NOT NULL REFERENCES seasons(id),
     rounds INTEGER NOT NULL CHECK (rounds >= 1),
-    mode TEXT NOT NULL CHECK (mode IN ('async', 'live')),
+    mode TEXT NOT NULL CHECK (mode IN ('async', 'live', 'in_person')),
     ruleset TEXT NOT NULL,
     options TEXT NOT NULL DEFAULT '{}',
     house TEXT,
@@ -49,11 +49,13 @@ CREATE TABLE IF NOT EXISTS league_rounds (
 );
 CREATE INDEX IF NOT EXISTS league_rounds_open ON league_rounds(status, deadline);
 
--- a table of a round: a bot table (table_id), or a bye (neither); seats: JSON list of member keys, null for an AI seat
+-- a table of a round: a bot table (kind 'table', its table_id), an in-person table (its result's game_id
+-- once entered with /result add) or a bye; seats: JSON list of member keys, null for an AI seat
 CREATE TABLE IF NOT EXISTS league_tables (
     id INTEGER PRIMARY KEY,
     league_id INTEGER NOT NULL REFERENCES leagues(id) ON DELETE CASCADE,
     round INTEGER NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'table' CHECK (kind IN ('table', 'in_person', 'bye')),
     table_id INTEGER REFERENCES tables(id),
     game_id INTEGER REFERENCES games(id),
     seats TEXT NOT NULL DEFAULT '[]'
