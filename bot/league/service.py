@@ -25,6 +25,11 @@ penalties.
   substituted) or abandoned (``void``, no game recorded), the league's setting. The deadline is the
   round's stored row: one task sleeps until the earliest open round's deadline, woken by
   :meth:`poke`; on start it looks again, so a deadline passed while the bot was down acts at once.
+* In person (``mode="in_person"``, leftover players get byes): the round is seated the same way but
+  opens no bot table; each of its tables takes the typed-in result (``/result add``) of exactly its
+  players, inside the write that records it (a :class:`~bot.standings.service.StandingsService`
+  result recorder), and the round closes when every table has one (or at its deadline: the tables
+  without one have no result).
 * Penalties are rows (``league_penalties``: points taken off a member's total); the standings read
   them beside the summary rows (:class:`~bot.storage.repository.StandingRow` ``penalty``), so the
   leaderboard stays a recomputation of the games plus the penalty list.
