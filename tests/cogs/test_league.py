@@ -279,3 +279,42 @@ def test_a_twelve_player_async_league_of_three_rounds(tmp_path: Path) -> None:
         assert time.perf_counter() - t0 < 120
 
     asyncio.run(main())
+
+
+def test_an_in_person_round_through_discord(tmp_path: Path) -> None:
+    """Seated by /league round, announced in the channel and by DM, each table's result typed in with
+    /result add: the round closes with the results posted."""
+
+    async def main() -> None:
+        async with club(tmp_path, names=("org", "p01", "p02", "p03", "p04"), time_scale=25) as c:
+            await _organiser(c)
+            made = await _say(c, "org", "league new", {"name": "Night", "rounds": 1, "mode": "in_person", "ruleset": "riichi", "leftover": "bye"})
+            assert "League 'Night' is open" in made, made
+            for p in ("p01", "p02", "p03", "p04"):
+                await _say(c, p, "league join")
+            assert "Kana is in the league 'Night'" in await _say(c, "org", "league add", {"guest": "Kana"})
+            opened = await _say(c, "org", "league round")
+            assert "Round 1 of 'Night' is open: 1 in-person table" in opened and "Bye: " in opened, opened
+            assert not c.bot.service.tables  # no bot table
+            seats = re.findall(r'"([ug]:[^"]+)"', _rows(c.db, "SELECT seats FROM league_tables WHERE kind = 'in_person'")[0][0])
+            names = {f"u:{c.users[n].id}": n for n in ("p01", "p02", "p03", "p04")} | {"g:kana": "Kana"}
+            posted = [m.content for m in c.server.messages(c.channel_id) if "round 1 (in person)" in m.content]
+            assert len(posted) == 1 and all(names[k] in posted[0] for k in seats)
+            for k in seats:
+                if k.startswith("u:"):
+                    dm = [m.content for m in c.server.dms(int(k[2:])) if "you play at table 1 (in person)" in m.content]
+                    assert len(dm) == 1 and "/result add season:Night" in dm[0]
+            opts: dict[str, Any] = {}
+            for i, (k, score) in enumerate(zip(seats, (45000, 25000, 20000, 10000), strict=True), 1):
+                opts[f"p{i}"] = f"<@{k[2:]}>" if k.startswith("u:") else "guest:Kana"
+                opts[f"s{i}"] = score
+            opts["season"] = "Night"
+            await _say(c, "p01", "result add", opts)
+            post = await c.server.wait_for(
+                lambda: next((m for m in c.server.messages(c.channel_id) if "round 1 of 1 is over" in m.content), None), timeout=30,
+                what="the end of the round",
+            )
+            assert "Table 1 (in person): " in post.content and "45,000" in post.content and "Bye: " in post.content, post.content
+            assert _rows(c.db, "SELECT status FROM leagues") == [("finished",)]
+
+    asyncio.run(main())
