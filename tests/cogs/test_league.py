@@ -181,6 +181,9 @@ def test_a_twelve_player_async_league_of_three_rounds(tmp_path: Path) -> None:
             seat, old, new, misses = subs[0]
             assert new == "ai:smart" and misses == 2 and first.seats[seat].ai == "smart" and first.seats[seat].user_id is None
             absent = next(n for n in PLAYERS if f"u:{ids[n]}" == old)
+            told = f"{absent} missed 2 turns: an AI plays the seat for the rest of this game."
+            await c.server.wait_for(lambda: any(told in m.content for m in c.server.dms(ids[absent])) or None, timeout=10, what="the DM")
+            assert any(m.content == told for m in c.server.messages(first.row.thread_id or 0)), "the table's thread is told"
             status = await _say(c, "p02", "league status")
             assert "Round 1 closes <t:" in status and f"Table #{first.id}: hand 1" in status and "waiting for" in status, status
 
