@@ -16,10 +16,12 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 import aiosqlite
 
+from bot.errors import UserError
 from bot.storage.repository import (
     CorruptRow,
     Rule,
@@ -216,15 +218,28 @@ class SubstitutionRow:
     at: float
 
 
+class DamagedLeagueRow(CorruptRow, UserError):
+    """A league row a reader cannot use: named to the user in one sentence (the command that read
+    it is refused; the other leagues and the bot carry on)."""
+
+    def sentence(self) -> str:
+        return f"This league's stored data is damaged ({self}), so I cannot do that: python -m bot db check lists the damage."
+
+
 def _checked_row(table: str, key: str, r: Any, rules: dict[str, Rule]) -> None:
     why = bad_columns(r, rules)
     if why:
-        raise CorruptRow(table, key, why, columns=True)
+        raise DamagedLeagueRow(table, key, why, columns=True)
+
+
+def _fields(cls: type, r: Any) -> dict[str, Any]:
+    """The row's columns that ``cls`` has (a later migration may add columns)."""
+    return {f.name: r[f.name] for f in dataclass_fields(cls)}
 
 
 def league_of(r: Any) -> LeagueRow:
     _checked_row("leagues", str(r["id"]), r, LEAGUE_RULES)
-    d = dict(r)
+    d = _fields(LeagueRow, r)
     d["options"] = json.loads(d["options"])
     return LeagueRow(**d)
 
@@ -236,24 +251,24 @@ def member_of(r: Any) -> MemberRow:
 
 def round_of(r: Any) -> RoundRow:
     _checked_row("league_rounds", f"(league {_shown(r['league_id'])}, round {_shown(r['number'])})", r, ROUND_RULES)
-    return RoundRow(**dict(r))
+    return RoundRow(**_fields(RoundRow, r))
 
 
 def league_table_of(r: Any) -> LeagueTableRow:
     _checked_row("league_tables", str(r["id"]), r, LEAGUE_TABLE_RULES)
-    d = dict(r)
+    d = _fields(LeagueTableRow, r)
     d["seats"] = json.loads(d["seats"])
     return LeagueTableRow(**d)
 
 
 def penalty_of(r: Any) -> PenaltyRow:
     _checked_row("league_penalties", str(r["id"]), r, PENALTY_RULES)
-    return PenaltyRow(**dict(r))
+    return PenaltyRow(**_fields(PenaltyRow, r))
 
 
 def substitution_of(r: Any) -> SubstitutionRow:
     _checked_row("substitutions", f"(table {_shown(r['table_id'])}, seat {_shown(r['seat'])})", r, SUBSTITUTION_RULES)
-    return SubstitutionRow(**dict(r))
+    return SubstitutionRow(**_fields(SubstitutionRow, r))
 
 
 # ---------------------------------------------------------------- reads (the aiosqlite proxy)

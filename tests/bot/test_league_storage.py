@@ -316,3 +316,30 @@ def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(tmp_path:
             await repo.close()
 
     asyncio.run(run())
+
+
+def test_a_damaged_league_row_is_one_sentence_to_the_user(golden: Path, tmp_path: Path) -> None:
+    path = tmp_path / "club.sqlite3"
+    shutil.copy(golden, path)
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA ignore_check_constraints = ON")
+    con.execute("UPDATE leagues SET mode = 'zzz'")
+    con.commit()
+    con.close()
+
+    async def run() -> None:
+        from bot.errors import UserError
+
+        repo = Repository(path)
+        await repo.open()
+        try:
+            _, _, league = _services(repo)
+            with pytest.raises(UserError) as e:
+                await league.status(1, "Spring")
+            text = e.value.sentence()
+            assert text.startswith("This league's stored data is damaged (leagues row 1: its mode is 'zzz'") and "db check" in text
+            assert text.count(". ") == 0 and text.endswith(".")
+        finally:
+            await repo.close()
+
+    asyncio.run(run())
