@@ -2,7 +2,7 @@
 
 The services are attributes of :class:`JantakuBot`, and that is the one way a cog or a button gets
 one (``self.bot.service``, ``interaction.client.standings``): the repository, the table service,
-the standings, the house rules, the turn clocks and the first-response queue are made here; the presenter, which
+the standings, the house rules, the leagues, the turn clocks and the first-response queue are made here; the presenter, which
 draws the play cog's buttons, is made by that cog when it loads. Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
 """
@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.command_tree import Tree
 from bot.config import Settings
 from bot.house import HouseRules
+from bot.league.service import LeagueService
 from bot.responses import FirstResponses
 from bot.standings.service import StandingsService
 from bot.storage.repository import Repository
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay")
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay", "cogs.league")
 # gc thresholds (gen0 allocations, gen1 per gen0, gen2 per gen1); Python's default is (700, 10, 10)
 GC_THRESHOLDS = (700, 10, 1000)
 
@@ -70,6 +71,7 @@ class JantakuBot(commands.Bot):
         self.service = TableService(self.repo, ai_delay=settings.ai_delay)
         self.standings = StandingsService(self.repo)
         self.house = HouseRules(self.repo)
+        self.league = LeagueService(self.repo, self.service, self.standings)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
 
@@ -113,6 +115,7 @@ class JantakuBot(commands.Bot):
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         self.timers.start()
+        self.league.start()  # round deadlines: one passed while the bot was down acts now
         # keep a reference: a task nobody holds may be garbage-collected before it runs
         self._resume_task = asyncio.create_task(self._resume(tables), name="jantaku-resume")
 
@@ -145,5 +148,6 @@ class JantakuBot(commands.Bot):
 
     async def close(self) -> None:
         await self.timers.stop()
+        await self.league.stop()
         await super().close()
         await self.repo.close()

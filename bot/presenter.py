@@ -1173,6 +1173,8 @@ class Presenter:
         g = t.game
         assert g is not None
         seat = t.seats[s]
+        if seat.user_id is None:
+            return  # the seat went to an AI (a league's substitute) after its hand was due
         key = (t.id, s)
         acting = (not g.over) and s in g.to_act()
         decision = t.decision_serial() if acting else -1
@@ -1315,6 +1317,63 @@ class Presenter:
         seat.hand_message_id = msg.id
         await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
         return state
+
+    # -- notices outside a table (leagues) -----------------------------------------------------
+
+    async def notify(self, user_id: int, text: str) -> bool:
+        """One DM to a player, paced under the token's budget and cut to Discord's length;
+        False if their DMs are closed (or they cannot be found)."""
+        try:
+            dm = await self._dm(user_id)
+            await self._pace()
+            msg = await dm.send(text[:NOTICE_LIMIT])
+        except (discord.Forbidden, discord.NotFound):
+            return False
+        self.saw(msg.id)
+        return True
+
+    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = ()) -> Any:
+        """A message in a channel, paced under the channel's and the token's budgets, cut to
+        Discord's length (a longer text goes as several messages, split at line ends); the last
+        message sent."""
+        ch = self.bot.get_channel(channel_id)
+        if ch is None:
+            await self._pace()
+            ch = await self.bot.fetch_channel(channel_id)
+        pacer = self._channel_pacers.get(channel_id)
+        if pacer is None:
+            pacer = self._channel_pacers[channel_id] = Pacer(self.options.channel_requests_per_5s, 5.0)
+        chunks = _chunks(text, NOTICE_LIMIT)
+        for i, chunk in enumerate(chunks):
+            await pacer()
+            await self._pace()
+            msg = await ch.send(content=chunk, files=list(files) if i == len(chunks) - 1 else [])  # type: ignore[union-attr]
+            self.saw(msg.id)
+        return msg
+
+
+NOTICE_LIMIT = 2000  # Discord's limit for a message's text
+
+
+def _chunks(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, split at line ends where it can."""
+    out: list[str] = []
+    cur = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if cur and len(cur) + 1 + len(line) > limit:
+            out.append(cur)
+            cur = line
+        else:
+            cur = f"{cur}\n{line}" if cur else line
+    if cur or not out:
+        out.append(cur)
+    return out
 
 
 def _edit_kwargs(state: HandState) -> dict[str, Any]:

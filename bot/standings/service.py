@@ -160,7 +160,7 @@ class LeaderboardPage:
             name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
             games = f"{s.games} game{'s' if s.games != 1 else ''}"
             if self.by == "points":
-                value = f"**{s.result_total:+.1f}**"
+                value = f"**{s.points_after_penalties:+.1f}**" + (f" (penalties −{s.penalty:g})" if s.penalty else "")
             elif self.by == "rating":
                 value = f"**{s.rating:.1f}** ({s.result_total:+.1f})"
             else:
@@ -201,6 +201,7 @@ class PlayerStats:
             f"games: {s.games}; places 1st–{'3rd' if n == 3 else '4th'}: {dist} ({pct})",
             f"average placement: {s.average_place:.2f}",
             f"points (uma/oka): total {s.result_total:+.1f}, average {s.result_total / s.games:+.2f}" if s.games else "points: none",
+            f"penalties: −{s.penalty:g}; points after penalties: {s.points_after_penalties:+.1f}" if s.penalty else "",
             f"average final score: {s.points_total / s.games:,.0f}" if s.games else "",
             f"rating ({self.season.rating}): {s.rating:.1f}",
         ]
@@ -249,6 +250,9 @@ class StandingsService:
         self._charts: OrderedDict[tuple[int, str, int], tuple[tuple[str, str, int], bytes]] = OrderedDict()
         if self.on_bot_game not in repo.game_recorders:
             repo.game_recorders.append(self.on_bot_game)
+        #: run inside the write that records a typed-in result (``/result add``), after it is rated:
+        #: ``hook(conn, game)``; a hook that fails is rolled back alone, the result kept
+        self.result_recorders: list[Callable[[sqlite3.Connection, GameRow], None]] = []
 
     async def on_table_update(self, update: Any) -> None:
         """TableService listener: when a game ends, warm the statistics cache in the background."""
@@ -472,7 +476,13 @@ class StandingsService:
         players = sorted(g["players"], key=lambda p: p["seat"])
         whos = [Who.member(p["user_id"], p["name"]) if p["user_id"] is not None else Who.ai(p["name"]) for p in players]
         points = [int(p["points"]) for p in players]
-        running = [s for s, bad in reversed(seasons_in(conn, g.get("guild_id"))) if s.active and not bad]
+        # a league's table names its league's season (``season_id``, set by the league's recorder);
+        # a league's season takes no other game (``league_seasons``)
+        forced, reserved = g.get("season_id"), set(g.get("league_seasons") or ())
+        running = [
+            s for s, bad in reversed(seasons_in(conn, g.get("guild_id")))
+            if s.active and not bad and (s.id == forced if forced is not None else s.id not in reserved)
+        ]
         # a season takes a bot game that played its rules: its ruleset, and the options of the house
         # rules it started with (none: the ruleset's own), whatever the game's length
         season = next(
@@ -545,6 +555,14 @@ class StandingsService:
             g.id = sql.insert_game(conn, g, entered_by=actor_id)
             self._rate(conn, s, g.id, lines)
             sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result add", after=g.to_json())
+            for hook in self.result_recorders:  # (a league's in-person table takes its result)
+                conn.execute("SAVEPOINT result_hook")
+                try:
+                    hook(conn, g)
+                except Exception:
+                    log.exception("game %s: a result hook failed; the result itself is kept", g.id)
+                    conn.execute("ROLLBACK TO result_hook")
+                conn.execute("RELEASE result_hook")
 
         await self.repo.write(write)
         return g

@@ -437,6 +437,11 @@ class StandingRow:
     rating: float = 0.0
     mu: float | None = None
     sigma: float | None = None
+    penalty: float = 0.0  # league penalties (points taken off), read beside the row, never stored in it
+
+    @property
+    def points_after_penalties(self) -> float:
+        return self.result_total - self.penalty
 
     @property
     def average_place(self) -> float:
@@ -1086,6 +1091,12 @@ class Repository:
             lambda r: _shown(r["guild_id"]),
             club_test,
         )
+        from bot.storage import leagues  # the league rows (schema version 9); imports this module
+
+        try:
+            problems += await leagues.check(self.db)
+        except Exception as e:  # listed, never fatal
+            problems.append(f"the leagues could not be checked ({type(e).__name__}: {e})")
         try:
             problems += await self.check_standings()
         except Exception as e:  # the standings' own checks: listed, never fatal
@@ -1333,10 +1344,20 @@ class Repository:
             rating=r["rating"],
             mu=r["mu"],
             sigma=r["sigma"],
+            # (``in`` on a row tests its values, not its column names)
+            penalty=r["penalty"] if "penalty" in r.keys() and isinstance(r["penalty"], int | float) else 0.0,  # noqa: SIM118
         )
 
+    # the league penalties of a standings row's player in its season (schema version 9); a hand-edited
+    # points value that is not a number counts as 0 here (db check names the row)
+    _PENALTY = (
+        "(SELECT COALESCE(SUM(CASE WHEN typeof(lp.points) IN ('integer', 'real') THEN lp.points ELSE 0 END), 0)"
+        " FROM league_penalties lp JOIN leagues lg ON lg.id = lp.league_id"
+        " WHERE lg.season_id = standings.season_id AND lp.player = standings.player) AS penalty"
+    )
+
     _ORDER = {
-        "points": "result_total DESC, games DESC, player",
+        "points": "result_total - penalty DESC, games DESC, player",
         "rating": "rating DESC, games DESC, player",
         "placement": "CAST(place_total AS REAL) / games ASC, games DESC, player",
     }
@@ -1353,7 +1374,7 @@ class Repository:
             row = await cur.fetchone()
         total = int(row[0]) if row else 0
         async with self.db.execute(
-            f"SELECT * FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
+            f"SELECT *, {self._PENALTY} FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
             (season_id, min_games, limit, offset),
         ) as cur:
             rows = [self._standing(r) for r in await cur.fetchall()]
@@ -1361,7 +1382,7 @@ class Repository:
 
     async def standing(self, season_id: int, player: str) -> StandingRow | None:
         async with self.db.execute(
-            "SELECT * FROM standings WHERE season_id = ? AND player = ?", (season_id, player)
+            f"SELECT *, {self._PENALTY} FROM standings WHERE season_id = ? AND player = ?", (season_id, player)
         ) as cur:
             r = await cur.fetchone()
         return self._standing(r) if r else None

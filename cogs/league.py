@@ -1,0 +1,250 @@
+"""League commands: ``/league new|join|leave|add|remove|round|status|penalty|substitute|close``.
+
+Thin: each command resolves who it is about, calls :class:`~bot.league.service.LeagueService`
+(the bot's ``league``) and answers with one sentence; a refusal (:class:`LeagueError`, or an
+organisers' command asked by someone else) is answered, ephemeral, by the command tree's one error
+handler, before anything is stored. Everything the league sends outside the command's own answer
+goes through the presenter's paced path (:meth:`bot.presenter.Presenter.post` and ``notify``): each
+table's announcement and thread, one DM per seated player naming their table and the round's
+deadline, and the post at the end of a round (the tables' results, with a picture of each, and how the
+leaderboard moved).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.command_tree import organiser_only
+from bot.league.service import LeagueError, LeagueService, RoundReport
+from bot.standings.service import Who
+from bot.storage.leagues import SubstitutionRow
+from bot.tables import Table
+
+if TYPE_CHECKING:
+    from bot.client import JantakuBot
+
+log = logging.getLogger(__name__)
+
+
+def _name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def _who(member: discord.abc.User | None, guest: str | None, *, default: discord.abc.User | None = None) -> Who:
+    if member is not None and guest:
+        raise LeagueError("name a member or a guest, not both")
+    if guest:
+        return Who.guest(guest.removeprefix("guest:"))
+    user = member or default
+    if user is None:
+        raise LeagueError("name a member (member:@name) or a guest (guest:Name)")
+    if user.bot:
+        raise LeagueError(f"{_name(user)} is a bot account, and only people play in a league")
+    return Who.member(user.id, _name(user))
+
+
+class LeagueCog(commands.GroupCog, group_name="league", group_description="Club leagues: rounds, seating, deadlines, penalties"):
+    def __init__(self, bot: JantakuBot) -> None:
+        self.bot = bot
+        super().__init__()
+        bot.league.on_round_closed = self._round_closed
+        bot.league.on_substitute = self._substituted
+
+    @property
+    def svc(self) -> LeagueService:
+        return self.bot.league
+
+    async def _league_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        from bot.storage import leagues as sql
+
+        found = await sql.leagues(self.bot.repo.db, interaction.guild_id) if interaction.guild_id else []
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in reversed(found) if current.casefold() in lg.name.casefold()][:25]
+
+    @app_commands.command(name="new", description="Start a league and its season (organisers)")
+    @app_commands.describe(
+        name="the league's name (its season has the same name)", rounds="how many rounds",
+        mode="async (hours per turn) or live tables at the bot, or in person (results by /result add)",
+        house="this club's house rules to play (/house list)", ruleset="a ruleset to play instead of house rules",
+        hours="async: hours per turn (default 24)", seating="shuffle (fewest repeat opponents), swiss (by standing) or fixed (teams apart)",
+        leftover="players left over: AI seats or a bye", misses="missed turns in one game before a substitute takes the seat (default 3)",
+        round_hours="hours until a round's deadline (default 168)", on_deadline="at the deadline: AI seats finish the games, or they are void",
+    )
+    @organiser_only("start a league")
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        rounds: app_commands.Range[int, 1, 100],
+        mode: Literal["async", "live", "in_person"],
+        house: str | None = None,
+        ruleset: str | None = None,
+        hours: app_commands.Range[int, 1, 168] = 24,
+        seating: Literal["shuffle", "swiss", "fixed"] = "shuffle",
+        leftover: Literal["ai", "bye"] = "ai",
+        misses: app_commands.Range[int, 1, 100] = 3,
+        round_hours: app_commands.Range[int, 1, 8760] = 168,
+        on_deadline: Literal["finish_ai", "void"] = "finish_ai",
+    ) -> None:
+        rs, profile = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
+        lg = await self.svc.create(
+            interaction.guild_id, interaction.user.id, name, rounds=rounds, mode=mode, rules=rs, house=profile, hours=hours,
+            seating=seating, leftover=leftover, misses=misses, round_hours=round_hours, on_deadline=on_deadline,
+        )
+        await interaction.response.send_message(
+            f"League '{lg.name}' is open: {lg.rounds} rounds, {lg.mode}, {profile or rs.name}, {lg.seating} seating. "
+            f"Join with `/league join`; an organiser opens each round with `/league round`."
+        )
+
+    @app_commands.command(name="join", description="Join the league (between rounds)")
+    async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        who = _who(interaction.user, None)
+        lg = await self.svc.join(interaction.guild_id, league, who, actor_id=interaction.user.id)
+        await interaction.response.send_message(f"{who.name} joined the league '{lg.name}'.")
+
+    @app_commands.command(name="leave", description="Leave the league (between rounds)")
+    async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        who = _who(interaction.user, None)
+        lg = await self.svc.leave(interaction.guild_id, league, who, actor_id=interaction.user.id)
+        await interaction.response.send_message(f"{who.name} left the league '{lg.name}'.")
+
+    @app_commands.command(name="add", description="Add a member or a guest to the league (organisers)")
+    @app_commands.describe(member="a member of this server", guest="a guest's name (no Discord account)", team="their team (fixed seating keeps a team apart)")
+    @organiser_only("add players to a league")
+    async def add(self, interaction: discord.Interaction, member: discord.Member | None = None, guest: str | None = None,
+                  team: str | None = None, league: str | None = None) -> None:
+        who = _who(member, guest)
+        lg = await self.svc.join(interaction.guild_id, league, who, actor_id=interaction.user.id, team=team, organiser=True)
+        await interaction.response.send_message(f"{who.name} is in the league '{lg.name}' from its next round.")
+
+    @app_commands.command(name="remove", description="Remove a member or a guest from the league (organisers)")
+    @organiser_only("remove players from a league")
+    async def remove(self, interaction: discord.Interaction, member: discord.Member | None = None, guest: str | None = None,
+                     league: str | None = None) -> None:
+        who = _who(member, guest)
+        lg = await self.svc.leave(interaction.guild_id, league, who, actor_id=interaction.user.id, organiser=True)
+        await interaction.response.send_message(f"{who.name} is out of the league '{lg.name}' from its next round.")
+
+    @app_commands.command(name="round", description="Seat the next round and open its tables (organisers)")
+    @app_commands.describe(tables="fixed seating: your own tables, like 'ann, ben, cat, dan; eve, fay, gus, hal'")
+    @organiser_only("open a league round")
+    async def round_(self, interaction: discord.Interaction, league: str | None = None, tables: str | None = None) -> None:
+        lg = await self.svc.check_round(interaction.guild_id, league)  # a refusal before the public "thinking…"
+        if tables:
+            await self.svc.listed(lg, tables)  # its refusal too
+        await interaction.response.defer(thinking=True)
+        channel_id = interaction.channel_id or 0
+        presenter = self.bot.presenter
+
+        async def announce(t: Table, names: list[str]) -> None:
+            msg = await presenter.post(channel_id, f"**{lg.name}**, table #{t.id}: {', '.join(names)}")
+            th = await msg.create_thread(name=f"{lg.name} — table #{t.id}"[:100])
+            await self.bot.service.set_thread(t.id, th.id)
+
+        started = await self.svc.start_round(interaction.guild_id, league, interaction.user.id, channel_id, before_start=announce, listed=tables)
+        when = f"<t:{int(started.deadline)}:f> (<t:{int(started.deadline)}:R>)"
+        closed: list[str] = []
+        for uid, (table_id, name) in started.players.items():
+            t = self.bot.service.tables.get(table_id)
+            others = ", ".join(s.name for s in t.seats if s.user_id != uid) if t else ""
+            where = f" in <#{t.row.thread_id}>" if t and t.row.thread_id else ""
+            text = (f"{lg.name}, round {started.number}: you play at table #{table_id}{where} with {others}. "
+                    f"Your hands come by direct message; the round closes {when}.")
+            if not await presenter.notify(uid, text):
+                closed.append(name)
+        if started.in_person:
+            listing = "\n".join(f"Table {i}: {', '.join(m.name for m in table)}" for i, table in enumerate(started.in_person, 1))
+            await presenter.post(channel_id, f"**{lg.name}**, round {started.number} (in person):\n{listing}")
+            for i, table in enumerate(started.in_person, 1):
+                for m in table:
+                    if m.user_id is None:
+                        continue
+                    others = ", ".join(x.name for x in table if x is not m)
+                    text = (f"{lg.name}, round {started.number}: you play at table {i} (in person) with {others}. "
+                            f"Enter the result with /result add season:{lg.name}; the round closes {when}.")
+                    if not await presenter.notify(m.user_id, text):
+                        closed.append(m.name)
+        byes = f" Bye: {', '.join(m.name for m in started.byes)}." if started.byes else ""
+        note = f" I could not DM {', '.join(closed)} (their DMs are closed)." if closed else ""
+        where = (f"tables {', '.join(f'#{t.id}' for t in started.tables)}" if started.tables
+                 else f"{len(started.in_person)} in-person table{'s' if len(started.in_person) != 1 else ''}")
+        await interaction.followup.send(f"Round {started.number} of '{lg.name}' is open: {where}; it closes {when}.{byes}{note}")
+
+    @app_commands.command(name="status", description="The league's round, each table's progress and who it waits for")
+    async def status(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        text = await self.svc.status(interaction.guild_id, league)
+        await interaction.response.send_message(text[:2000])
+
+    @app_commands.command(name="penalty", description="Take points off a player's league total (organisers)")
+    @app_commands.describe(points="how many points it takes off (20 for a chombo)", reason="why (kept in the audit log)",
+                           game="the game it is for (its number), if any")
+    @organiser_only("give a league penalty")
+    async def penalty(self, interaction: discord.Interaction, points: app_commands.Range[float, 0.1, 1000.0], reason: str,
+                      member: discord.Member | None = None, guest: str | None = None, game: int | None = None,
+                      league: str | None = None) -> None:
+        who = _who(member, guest)
+        lg = await self.svc.penalty(interaction.guild_id, league, who, points, reason, actor_id=interaction.user.id, game_id=game)
+        await interaction.response.send_message(f"{who.name} loses {points:g} points in '{lg.name}': {' '.join(reason.split())}.")
+
+    @app_commands.command(name="substitute", description="A member takes a league seat for the rest of its game (organisers)")
+    @app_commands.describe(table="the table's number", absent="the player who is replaced", member="who plays on (an AI when left out)")
+    @organiser_only("put in a substitute")
+    async def substitute(self, interaction: discord.Interaction, table: int, absent: discord.Member,
+                         member: discord.Member | None = None) -> None:
+        t = await self.bot.service.get_in(table, interaction.guild_id)
+        seat = t.seat_of(absent.id)
+        if seat is None:
+            raise LeagueError(f"{_name(absent)} does not play at table #{table}")
+        new = _who(member, None) if member is not None else None
+        await self.svc.substitute(table, seat, new, actor_id=interaction.user.id)
+        await interaction.response.send_message(
+            f"{new.name if new else 'An AI'} plays {_name(absent)}'s seat at table #{table} for the rest of the game; the result stays {_name(absent)}'s."
+        )
+
+    @app_commands.command(name="close", description="Close the open round now (organisers): unfinished games per the league's setting")
+    @organiser_only("close a league round")
+    async def close(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        lg, _ = await self.svc.check_close(interaction.guild_id, league)
+        await interaction.response.defer(thinking=True)
+        report = await self.svc.close_round(interaction.guild_id, league, interaction.user.id)
+        await interaction.followup.send(f"Round {report.number} of '{lg.name}' is closed.")
+
+    join.autocomplete("league")(_league_complete)
+    leave.autocomplete("league")(_league_complete)
+    add.autocomplete("league")(_league_complete)
+    remove.autocomplete("league")(_league_complete)
+    round_.autocomplete("league")(_league_complete)
+    status.autocomplete("league")(_league_complete)
+    penalty.autocomplete("league")(_league_complete)
+    close.autocomplete("league")(_league_complete)
+
+    async def _round_closed(self, report: RoundReport) -> None:
+        """The round's post: its text, and a picture of each table's final standings (the one a
+        finished table posts in its thread), at most Discord's 10 files."""
+        if not report.channel_id:
+            return
+        files = []
+        for t in [t for t in report.tables if t.results][:10]:
+            try:
+                png = await self.bot.presenter.renderer.png("final", t.results)
+            except Exception:
+                log.exception("round %s: no picture of table %s", report.number, t.table_id)
+                continue
+            files.append(discord.File(io.BytesIO(png), filename=f"table-{t.table_id}.png"))
+        await self.bot.presenter.post(report.channel_id, report.text(), files=files)
+
+    async def _substituted(self, t: Table, sub: SubstitutionRow) -> None:
+        who = "an AI" if sub.new_player.startswith("ai:") else t.seats[sub.seat].name
+        text = f"{sub.old_name} missed {sub.misses} turn{'s' if sub.misses != 1 else ''}: {who} plays the seat for the rest of this game."
+        await self.bot.presenter.post(t.row.thread_id or t.row.channel_id, text)
+        if sub.old_player.startswith("u:") and sub.old_player[2:].isdigit():
+            await self.bot.presenter.notify(int(sub.old_player[2:]), f"Table #{t.id}: {text} The game's result stays yours.")
+
+
+async def setup(bot: JantakuBot) -> None:
+    await bot.add_cog(LeagueCog(bot))
