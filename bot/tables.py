@@ -690,6 +690,8 @@ class TableService:
                     raise RuntimeError(f"no human decision and no end of the game after {MAX_AUTO_STEPS} moves")
                 if self.ai_delay and steps % 4 == 0:
                     await asyncio.sleep(self.ai_delay)
+                elif steps % 64 == 0:  # a game played out by AI seats (a league deadline) lets others in
+                    await asyncio.sleep(0)
         except Exception:
             # a bug, or options the engine cannot play: back to what storage holds, nothing applied
             log.exception("table %s: the engine failed while playing the AI seats and standing orders", t.id)
