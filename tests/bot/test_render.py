@@ -196,7 +196,7 @@ def test_seat_table_is_the_table_from_that_seat_with_the_hand_under_it() -> None
     """The picture for one player: the table from their seat, their hand (as render_hand draws it)
     under it; a hand wider than the table is drawn with smaller tiles rather than make the whole
     picture wider (a phone shrinks it to its width), and what still does not fit widens it."""
-    hand = (parse_tiles("1234m"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
+    hand = (parse_tiles("12m"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
     wide = (parse_tiles("1234m567p"), [("kakan", parse_tiles("2222z"), 2), ("minkan", parse_tiles("8888p"), 3)] * 2, None)
     sizes = {render_hand(*x, title="you are S") for x in (hand, wide)}
     table_w = min(_open(render_table(sample_table(n))).width for n in (4, 3))
