@@ -26,7 +26,7 @@ GOLD = (250, 198, 56)
 RULE = (40, 110, 78)
 
 HAND_W = 48  # tile width of the hand
-SMALL_W = 30  # tile width of ukeire tiles and dora indicators
+SMALL_W = 36  # tile width of ukeire tiles and dora indicators (~19 px on a phone)
 PAD = 16
 MAX_WIDTH = 1400
 
@@ -141,7 +141,7 @@ def _card(
     just under the hand."""
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    _header_bar(d, width, title, font(24), pad=PAD, bar_h=40, text_y=16)
+    _header_bar(d, width, title, font(28), pad=PAD, bar_h=40, text_y=16)
     y = PAD + 40 + 12
     _paste_row(img, tiles, HAND_W, PAD, y + th)
     return img, d, y + th
@@ -167,14 +167,14 @@ def render_score_card(
     with tiles_in(style):
         tw, th = tile_size(HAND_W)
         tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
-        f_row = font(19)
-        f_small = font(15, "regular")
-        row_h = 27
+        f_row = font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
+        f_small = font(19, "regular")
+        row_h = 32
         sw, sh = tile_size(SMALL_W)
         dora_h = sh + 26 if (dora or ura) else 0
         name_w = max([int(f_row.getlength(n)) for n, _ in rows] + [160])
         val_w = max([int(f_row.getlength(v)) for _, v in rows] + [60])
-        pay_w = 270 if payments else 0
+        pay_w = 300 if payments else 0
         width = min(
             MAX_WIDTH,
             max(
@@ -204,7 +204,9 @@ def render_score_card(
             yy = y + i * row_h + row_h / 2
             _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
         yy = y + len(rows) * row_h + row_h / 2
-        d.text((PAD, yy), _fit(total, f_row, col_val - PAD), font=font(20), fill=GOLD, anchor="lm")
+        # the total spans the card when the payments end above it
+        total_w = width - 2 * PAD if len(payments) <= len(rows) else col_val - PAD
+        d.text((PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
         if payments:
             _payments_column(
                 d,
@@ -212,10 +214,10 @@ def render_score_card(
                 right=width - PAD,
                 col_w=pay_w,
                 top=y,
-                rows=body,
+                rows=body if total_w < width - 2 * PAD else len(rows),
                 row_h=row_h,
                 f=f_row,
-                name_w=pay_w - 105,
+                name_w=pay_w - 125,
                 amount="{:+,}".format,
             )
         if footer:
@@ -244,7 +246,7 @@ def render_shanten_card(
         tw, th = tile_size(HAND_W)
         tiles, hand_w = _hand_row(hand, None, (), tw)
         sw, sh = tile_size(SMALL_W)
-        f_row = font(17)
+        f_row = font(22)
         shown = list(rows[:max_rows])
         label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
         longest = max([len(r.tiles) for r in shown] + [1])

@@ -53,7 +53,7 @@ HAND_W = 54  # tile width in hand / result pictures
 RIVER_W = 36  # tile width in table rivers (~25 px on a phone: see _quadrant_image)
 TMELD_W = 30  # tile width of melds on the table (a kan and a pon side by side under a river)
 DORA_W = 30  # dora indicators in the table centre
-RESULT_DORA_W = 34
+RESULT_DORA_W = 38  # ~18 px on a phone
 
 TEXT = (242, 242, 234)
 MUTED = (172, 204, 186)
@@ -439,19 +439,18 @@ def _hand_image(
     tw, th = tile_size(tile_w)
     rows = _hand_rows(concealed, drawn, melds, tile_w)
     pad = 12
-    title_h = 0
-    f = font(20)
-    if title:
-        title_h = 32
     w = _hand_width(max(_layout(r, tw)[1] for r in rows), pad)
+    # the title is ~12 px when a phone shrinks the picture to 360 px (20 px at least)
+    size = max(20, min(30, w * 12 // 360))
+    title_h = size + 12 if title else 0
+    f = font(size)
     heights = [max(_layout(r, tw)[2], th) for r in rows]
     img, d = _new(w, title_h + sum(heights) + 8 * (len(rows) - 1) + 2 * pad)
     if title:
-        size = 20
         while size > 12 and f.getlength(title) > w - 2 * pad:  # shrink a long title rather than cut it
             size -= 1
             f = font(size)
-        d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
+        d.text((pad, pad + title_h / 2 - 4), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
     y = title_h + pad
     for r, h in zip(rows, heights):
         y += h
@@ -547,8 +546,9 @@ def _result_png(view: ResultView) -> bytes:
     tw, th = tile_size(HAND_W)
     dtw, dth = tile_size(RESULT_DORA_W)
     pad = 18
-    f_title, f_head, f_line, f_small = font(28), font(25), font(23), font(17, "regular")
-    line_h, head_h, title_h = 32, 34, 36
+    # ~12 px text and more on a phone (the picture is ~770 px wide, shown at ~360)
+    f_title, f_head, f_line, f_small = font(30), font(27), font(26), font(21, "regular")
+    line_h, head_h, title_h = 36, 36, 38
     rows = [_win_rows(w, tw) for w in view.wins]
     tiles_w = max([_layout(r, tw)[1] for rs in rows for r in rs] + [0])
     text_w = max(
@@ -567,13 +567,13 @@ def _result_png(view: ResultView) -> bytes:
         h = len(heads[i]) * head_h + 8
         h += sum(max(_layout(r, tw)[2], th) + 10 for r in rows[i])
         if w.dora or w.ura:
-            h += dth + 30
+            h += dth + 34
         return h + 10 + sum(len(b) for b in bodies[i]) * line_h + 14
 
     bar_h = len(title) * title_h + 14
     height = bar_h + 12 + sum(win_h(i) for i in range(len(view.wins)))
     if view.payments:
-        height += 12 + 26 + len(view.payments) * line_h
+        height += 12 + 30 + len(view.payments) * line_h
     height += pad
     img, d = _new(width, height)
     d.rectangle((0, 0, width, bar_h), fill=HEADER)
@@ -598,8 +598,8 @@ def _result_png(view: ResultView) -> bytes:
                 return x + len(codes) * (dtw + 1)
 
             groups = (("Dora", w.dora), ("Ura", w.ura))
-            _indicator_strip(d, groups, pad, y, f_small, label_dy=8, tiles_dy=20 + dth, draw_tiles=dora_tiles)
-            y += dth + 30
+            _indicator_strip(d, groups, pad, y, f_small, label_dy=10, tiles_dy=24 + dth, draw_tiles=dora_tiles)
+            y += dth + 34
         d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=1)
         y += 10
         for wrapped in bodies[i]:
@@ -617,8 +617,8 @@ def _result_png(view: ResultView) -> bytes:
     if view.payments:
         y += 12
         d.line((pad, y - 6, width - pad, y - 6), fill=PANEL_EDGE, width=2)
-        d.text((pad, y + 10), "Payments", font=f_small, fill=MUTED, anchor="lm")
-        y += 26
+        d.text((pad, y + 12), "Payments", font=f_small, fill=MUTED, anchor="lm")
+        y += 30
         for name, delta in view.payments:
             amount = _signed(delta)
             yy = y + line_h / 2
