@@ -1,6 +1,19 @@
 """The bot's pictures: hand strips, hands with melds, the public table (also with one player's hand
 under it, for that player only), hand results, final standings.
 
+Sized for a phone: Discord's mobile client shows a picture ~360 px wide, so what matters is a
+tile's and a letter's size at that width. The table (:func:`_quadrant_image`) puts one seat in
+each quadrant, two rivers of 6 side by side, and the round, dora, sticks and wall in a band
+between them: ~12 river tiles across instead of the ~20 of a layout with a river on every side,
+so a river tile is ~25 px on a phone (it was ~16, too small to tell 2p from 3p). Hands keep one
+row of tiles up to 14.5 tiles and put their melds on a row below beyond that; text is sized to be
+~12 px or more at 360 px. ``TableView.rotate`` keeps the older pinwheel (every seat's tiles turned
+to face the centre), which is wider and meant for a desktop.
+
+Every ``render_*`` function takes ``style=`` ("faces" or "letters", :mod:`bot.render.tiles`) and
+draws its tiles in it (None: the style in force), so the bot passes a player's or a club's choice
+to the render worker with the picture's other arguments.
+
 Pure functions: data in, PNG bytes out (no Discord, no I/O). Tile images come from the in-process
 cache in :mod:`bot.render.tiles`, so after the first call a picture is mostly pastes plus PNG
 encoding. The bot's own pictures share one fixed 256-colour palette (learned once per process from
@@ -1139,9 +1152,10 @@ def _pinwheel_image(view: TableView) -> Image.Image:
 
 
 def render_table(view: TableView, *, style: Style | None = None) -> bytes:
-    """The public table picture: header (title, clock), the seats around a centre panel (round,
-    dora indicators, riichi sticks, wall count, scores), each seat with its name plate, river in rows
-    of 6 (riichi tile sideways, called-away tiles dimmed) and melds."""
+    """The public table picture: header (title, clock), each seat with its name plate (wind,
+    name, score, riichi stick), river in rows of 6 (riichi tile sideways, called-away tiles dimmed)
+    and melds, and the centre (round, dora indicators, riichi sticks, wall count); laid out as
+    :func:`_quadrant_image` says (``view.rotate``: the pinwheel, tiles facing the centre)."""
     with tiles_in(style):
         return to_png(_table_image(view), palette="default")
 

@@ -30,7 +30,32 @@ from .rules_card import render_card
 from .tiles import warm_up
 from .views import ResultView, SeatView, TableView, WinView
 
-__all__ = ["sample_pictures", "sample_table", "write_samples"]
+__all__ = ["ABOUT", "sample_pictures", "sample_table", "write_samples"]
+
+#: what each sample shows (the gallery's captions), in the gallery's order
+ABOUT = {
+    "table4": "The table a channel sees, four players: a riichi, a called-away discard, every kind of meld",
+    "table3": "The table with three players (sanma): the centre in the empty seat's corner",
+    "seat4": "“Show my hand”: the table from the player's seat, their hand under it (for them only)",
+    "seat3": "The same for a three-player table, a 14-tile hand",
+    "hand14": "A hand of 14 tiles (the drawn tile set apart)",
+    "hand17_taiwan16": "A taiwan16 hand of 17 tiles, its flowers on a row below",
+    "hand": "A hand with melds: a pon, an added kan, a closed kan (on a row below the tiles)",
+    "tiles": "A hand strip with one tile picked out",
+    "tiles_numbered": "A hand strip numbered for the discard buttons",
+    "all_tiles": "Every tile: suits, red fives, winds, dragons (the White is the chinitsu_toutenkou wildcard), flowers",
+    "result": "A hand's result: the winning hand, dora and ura, the yaku and the payments",
+    "result_melds": "A result with open melds",
+    "result_double": "A double ron",
+    "final": "Final standings",
+    "open4": "/replay with every hand open",
+    "score": "/score: a scored hand with its payments",
+    "score_melds": "/score with melds (an added kan with a red five)",
+    "shanten": "/shanten: the useful discards and what each waits on",
+    "rules_card": "/house show: a house-rules card",
+    "table4_rotated": "The table with each seat's tiles turned to face the centre (not sent by the bot)",
+    "table3_rotated": "The same with three players",
+}
 
 
 def _seat(name: str, wind: str, score: int, river: str, **kw: object) -> SeatView:
