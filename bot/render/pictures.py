@@ -129,10 +129,21 @@ def set_png_options(opts: PngOptions) -> PngOptions:
     return old
 
 
+#: the samples the shared palette is learned from, per tile style: every picture drawn with this
+#: module's palette in the default style, and in the other the pictures holding all its tile
+#: colours (a sheet of every picture twice takes seconds to quantise, at each worker's start)
+_PALETTE_SAMPLES = {
+    "faces": {"tiles", "tiles_numbered", "all_tiles", "hand", "result", "result_melds", "result_double", "final",
+              "table4", "table4_rotated", "table3", "table3_rotated", "rules_card"},
+    "letters": {"all_tiles", "table4", "result"},
+}
+
+
 def fixed_palette() -> Image.Image:
-    """The shared palette: 256 colours chosen once from a sheet of every sample picture in both tile
-    styles (all tile faces, a table with every kind of meld, hands, results, standings), so each
-    colour the bot draws, anti-aliased edges included, has a close entry."""
+    """The shared palette: 256 colours chosen once from a sheet of sample pictures in both tile
+    styles (:data:`_PALETTE_SAMPLES`: all tile faces, a table with every kind of meld, hands,
+    results, standings), so each colour the bot draws, anti-aliased edges included, has a close
+    entry."""
     global _PALETTE, _PNG
     with _PALETTE_LOCK:
         if _PALETTE is None:
@@ -143,7 +154,11 @@ def fixed_palette() -> Image.Image:
             try:
                 for style in STYLES:
                     with tile_style(style):
-                        parts += [Image.open(io.BytesIO(make())).convert("RGB") for make in sample_pictures().values()]
+                        parts += [
+                            Image.open(io.BytesIO(make())).convert("RGB")
+                            for name, make in sample_pictures().items()
+                            if name in _PALETTE_SAMPLES[style]
+                        ]
             finally:
                 _PNG = saved
             sheet = Image.new("RGB", (max(p.width for p in parts), sum(p.height for p in parts)), FELT)

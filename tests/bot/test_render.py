@@ -282,6 +282,24 @@ def test_fixed_palette_pictures_look_like_the_drawing() -> None:
         set_png_options(old)
 
 
+def test_fixed_palette_serves_the_letter_tiles_too() -> None:
+    """The letters style's pictures, mapped to the shared palette, stay as close to the drawing."""
+    from bot.render.pictures import PngOptions, set_png_options
+    from bot.render.tiles import tile_style
+
+    old = set_png_options(PngOptions("none", 1))
+    try:
+        with tile_style("letters"):
+            truth = {name: _rgb(make()) for name, make in sample_pictures().items()}
+            set_png_options(PngOptions("fixed", 1))
+            for name, make in sample_pictures().items():
+                data = make()
+                assert _open(data).mode == "P", name
+                assert _mean_error(truth[name], _rgb(data)) < 2.5, name
+    finally:
+        set_png_options(old)
+
+
 def test_red_five_stays_red_with_the_fixed_palette() -> None:
     five, red_five = parse_tiles("50m")
 
