@@ -989,8 +989,13 @@ def _quadrant_image(view: TableView) -> Image.Image:
     positions = _positions(n)
     side_of = {(view.bottom + rel) % n: positions[rel] for rel in range(n)}  # seat -> side
     pos_seat = {pos: s for s, pos in side_of.items()}
-    rows = max([RIVER_ROWS] + [math.ceil(len(s.discards) / 6) for s in view.seats])
-    rivers = {pos: _river_block(view.seats[s], rows, view.last_discard == s) for pos, s in pos_seat.items()}
+
+    def rows(pos: int) -> int:  # river rows reserved: as many as the longer river of its row of quadrants
+        row = QUADRANT[pos][1]
+        same = [p for p in pos_seat if QUADRANT[p][1] == row]
+        return max([RIVER_ROWS] + [math.ceil(len(view.seats[pos_seat[p]].discards) / 6) for p in same])
+
+    rivers = {pos: _river_block(view.seats[s], rows(pos), view.last_discard == s) for pos, s in pos_seat.items()}
     inner = max(b.width for b in rivers.values())
     melds = {pos: _melds_block(view.seats[s].melds, inner) for pos, s in pos_seat.items()}
     inner = max([inner] + [m.width for m in melds.values() if m is not None])
