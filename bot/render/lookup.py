@@ -165,70 +165,85 @@ def render_score_card(
     dora / ura indicators, then the breakdown — one ``(name, value)`` row per yaku or item, the total
     line, and each seat's payment; ``style`` is the tile style (None: the one in force)."""
     with tiles_in(style):
-        tw, th = tile_size(HAND_W)
-        tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
-        f_row = font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
-        f_small = font(19, "regular")
-        row_h = 32
-        sw, sh = tile_size(SMALL_W)
-        dora_h = sh + 26 if (dora or ura) else 0
-        name_w = max([int(f_row.getlength(n)) for n, _ in rows] + [160])
-        val_w = max([int(f_row.getlength(v)) for _, v in rows] + [60])
-        pay_w = 300 if payments else 0
-        width = min(
-            MAX_WIDTH,
-            max(
-                hand_w + 2 * PAD,
-                name_w + val_w + 60 + pay_w + 2 * PAD,
-                int(f_row.getlength(total)) + 2 * PAD,
-                520,
-            ),
+        return _score_card(concealed, melds, win_tile, title, rows, total, payments, dora, ura, footer)
+
+
+def _score_card(
+    concealed: Sequence[int],
+    melds: Sequence[LookupMeld],
+    win_tile: int,
+    title: str,
+    rows: Sequence[tuple[str, str]],
+    total: str,
+    payments: Sequence[tuple[str, int]],
+    dora: Sequence[int],
+    ura: Sequence[int],
+    footer: str,
+) -> bytes:
+    tw, th = tile_size(HAND_W)
+    tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
+    f_row = font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
+    f_small = font(19, "regular")
+    row_h = 32
+    sw, sh = tile_size(SMALL_W)
+    dora_h = sh + 26 if (dora or ura) else 0
+    name_w = max([int(f_row.getlength(n)) for n, _ in rows] + [160])
+    val_w = max([int(f_row.getlength(v)) for _, v in rows] + [60])
+    pay_w = 300 if payments else 0
+    width = min(
+        MAX_WIDTH,
+        max(
+            hand_w + 2 * PAD,
+            name_w + val_w + 60 + pay_w + 2 * PAD,
+            int(f_row.getlength(total)) + 2 * PAD,
+            520,
+        ),
+    )
+    body = max(len(rows) + 1, len(payments), 1)
+    foot_h = 24 if footer else 0
+    height = PAD + 40 + 12 + th + 12 + dora_h + 12 + body * row_h + foot_h + PAD
+    img, d, y = _card(width, height, title, tiles, th)
+    y += 12
+    if dora or ura:
+
+        def indicators(codes: Sequence[int], x: int, baseline: int) -> int:
+            return _small_strip(img, codes, x, baseline, width - x - PAD)
+
+        groups = (("Dora indicators", dora), ("Ura indicators", ura))
+        _indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
+        y += dora_h
+    d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
+    y += 12
+    col_val = width - PAD - pay_w - (30 if pay_w else 0)
+    for i, (name, value) in enumerate(rows):
+        yy = y + i * row_h + row_h / 2
+        _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
+    yy = y + len(rows) * row_h + row_h / 2
+    # the total spans the card when the payments end above it
+    total_w = width - 2 * PAD if len(payments) <= len(rows) else col_val - PAD
+    d.text((PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
+    if payments:
+        _payments_column(
+            d,
+            payments,
+            right=width - PAD,
+            col_w=pay_w,
+            top=y,
+            rows=body if total_w < width - 2 * PAD else len(rows),
+            row_h=row_h,
+            f=f_row,
+            name_w=pay_w - 125,
+            amount="{:+,}".format,
         )
-        body = max(len(rows) + 1, len(payments), 1)
-        foot_h = 24 if footer else 0
-        height = PAD + 40 + 12 + th + 12 + dora_h + 12 + body * row_h + foot_h + PAD
-        img, d, y = _card(width, height, title, tiles, th)
-        y += 12
-        if dora or ura:
-
-            def indicators(codes: Sequence[int], x: int, baseline: int) -> int:
-                return _small_strip(img, codes, x, baseline, width - x - PAD)
-
-            groups = (("Dora indicators", dora), ("Ura indicators", ura))
-            _indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
-            y += dora_h
-        d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
-        y += 12
-        col_val = width - PAD - pay_w - (30 if pay_w else 0)
-        for i, (name, value) in enumerate(rows):
-            yy = y + i * row_h + row_h / 2
-            _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
-        yy = y + len(rows) * row_h + row_h / 2
-        # the total spans the card when the payments end above it
-        total_w = width - 2 * PAD if len(payments) <= len(rows) else col_val - PAD
-        d.text((PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
-        if payments:
-            _payments_column(
-                d,
-                payments,
-                right=width - PAD,
-                col_w=pay_w,
-                top=y,
-                rows=body if total_w < width - 2 * PAD else len(rows),
-                row_h=row_h,
-                f=f_row,
-                name_w=pay_w - 125,
-                amount="{:+,}".format,
-            )
-        if footer:
-            d.text(
-                (PAD, height - PAD - 8),
-                _fit(footer, f_small, width - 2 * PAD),
-                font=f_small,
-                fill=MUTED,
-                anchor="lm",
-            )
-        return _png(img)
+    if footer:
+        d.text(
+            (PAD, height - PAD - 8),
+            _fit(footer, f_small, width - 2 * PAD),
+            font=f_small,
+            fill=MUTED,
+            anchor="lm",
+        )
+    return _png(img)
 
 
 def render_shanten_card(
@@ -243,40 +258,44 @@ def render_shanten_card(
     ``"1-shanten · 12 tiles"`` and the improving kinds), or one row for a 13-tile hand; ``style``
     as for :func:`render_score_card`."""
     with tiles_in(style):
-        tw, th = tile_size(HAND_W)
-        tiles, hand_w = _hand_row(hand, None, (), tw)
-        sw, sh = tile_size(SMALL_W)
-        f_row = font(22)
-        shown = list(rows[:max_rows])
-        label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
-        longest = max([len(r.tiles) for r in shown] + [1])
-        strip_w = longest * (sw + 1)
-        row_h = sh + 12
-        width = min(MAX_WIDTH, max(hand_w + 2 * PAD, PAD + sw + 24 + label_w + strip_w + PAD, 520))
-        extra = 26 if len(rows) > len(shown) else 0
-        height = PAD + 40 + 12 + th + 14 + max(len(shown), 1) * row_h + extra + PAD
-        img, d, y = _card(width, height, title, tiles, th)
-        y += 8
-        d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
-        y += 6
-        for r in shown:
-            base = y + row_h - 6
-            x = PAD
-            if r.discard is not None:
-                t = tile_image(r.discard, SMALL_W)
-                img.paste(t, (x, base - sh), t)
-                d.text((x + sw + 4, base - sh / 2), "→", font=f_row, fill=MUTED, anchor="lm")
-                x += sw + 24
-            d.text((x, base - sh / 2), _fit(r.label, f_row, label_w - 8), font=f_row, fill=TEXT, anchor="lm")
-            x += label_w
-            _small_strip(img, r.tiles, x, base, width - x - PAD)
-            y += row_h
-        if extra:
-            d.text(
-                (PAD, y + 12),
-                f"… and {len(rows) - len(shown)} more",
-                font=font(15, "regular"),
-                fill=MUTED,
-                anchor="lm",
-            )
-        return _png(img)
+        return _shanten_card(hand, title, rows, max_rows)
+
+
+def _shanten_card(hand: Sequence[int], title: str, rows: Sequence[ShantenRow], max_rows: int) -> bytes:
+    tw, th = tile_size(HAND_W)
+    tiles, hand_w = _hand_row(hand, None, (), tw)
+    sw, sh = tile_size(SMALL_W)
+    f_row = font(22)
+    shown = list(rows[:max_rows])
+    label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
+    longest = max([len(r.tiles) for r in shown] + [1])
+    strip_w = longest * (sw + 1)
+    row_h = sh + 12
+    width = min(MAX_WIDTH, max(hand_w + 2 * PAD, PAD + sw + 24 + label_w + strip_w + PAD, 520))
+    extra = 26 if len(rows) > len(shown) else 0
+    height = PAD + 40 + 12 + th + 14 + max(len(shown), 1) * row_h + extra + PAD
+    img, d, y = _card(width, height, title, tiles, th)
+    y += 8
+    d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
+    y += 6
+    for r in shown:
+        base = y + row_h - 6
+        x = PAD
+        if r.discard is not None:
+            t = tile_image(r.discard, SMALL_W)
+            img.paste(t, (x, base - sh), t)
+            d.text((x + sw + 4, base - sh / 2), "→", font=f_row, fill=MUTED, anchor="lm")
+            x += sw + 24
+        d.text((x, base - sh / 2), _fit(r.label, f_row, label_w - 8), font=f_row, fill=TEXT, anchor="lm")
+        x += label_w
+        _small_strip(img, r.tiles, x, base, width - x - PAD)
+        y += row_h
+    if extra:
+        d.text(
+            (PAD, y + 12),
+            f"… and {len(rows) - len(shown)} more",
+            font=font(15, "regular"),
+            fill=MUTED,
+            anchor="lm",
+        )
+    return _png(img)
