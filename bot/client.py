@@ -2,7 +2,7 @@
 
 The services are attributes of :class:`JantakuBot`, and that is the one way a cog or a button gets
 one (``self.bot.service``, ``interaction.client.standings``): the repository, the table service,
-the standings, the house rules, the leagues, the turn clocks and the first-response queue are made here; the presenter, which
+the standings, the house rules, the leagues, the tile styles, the turn clocks and the first-response queue are made here; the presenter, which
 draws the play cog's buttons, is made by that cog when it loads. Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
 """
@@ -23,6 +23,7 @@ from bot.command_tree import Tree
 from bot.config import Settings
 from bot.house import HouseRules
 from bot.league.service import LeagueService
+from bot.prefs import TileStyles
 from bot.responses import FirstResponses
 from bot.standings.service import StandingsService
 from bot.storage.repository import Repository
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay", "cogs.league")
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay", "cogs.league", "cogs.prefs")
 # gc thresholds (gen0 allocations, gen1 per gen0, gen2 per gen1); Python's default is (700, 10, 10)
 GC_THRESHOLDS = (700, 10, 1000)
 
@@ -72,6 +73,7 @@ class JantakuBot(commands.Bot):
         self.standings = StandingsService(self.repo)
         self.house = HouseRules(self.repo)
         self.league = LeagueService(self.repo, self.service, self.standings)
+        self.prefs = TileStyles(self.repo)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
 
@@ -88,6 +90,7 @@ class JantakuBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
+        await self.prefs.load()
         # The default ruleset's shanten tables, in a thread before the gateway connects: loaded on
         # first use instead, the first table would stop the event loop (~0.3 s from the cache; ~8 s
         # on a new machine, which builds them). Other rulesets' load when a table of theirs starts

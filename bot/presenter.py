@@ -56,6 +56,7 @@ from engine.table.game import Game, Phase, WinResult
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
+    from bot.prefs import TileStyles
 
 log = logging.getLogger(__name__)
 A = ActionType
@@ -893,7 +894,7 @@ class Presenter:
         text = status_text(t, last)
         files = []
         if g is not None:
-            png = await self._png("table", 1.0, table_view(t))  # hands that come within a second go first
+            png = await self._png("table", 1.0, table_view(t), style=self.tile_style(t))  # hands that come within a second go first
             files = [discord.File(io.BytesIO(png), filename="table.png")]
         view = self.view_factory("table", t) if g is not None and not g.over else None
         hand = g.hand_index if g is not None else -1
@@ -923,7 +924,7 @@ class Presenter:
         files = []
         view = vr.result_view(g, idx, [s.name for s in t.seats])
         if view is not None and view.wins:
-            png = await self.renderer.png("result", view)
+            png = await self.renderer.png("result", view, style=self.tile_style(t))
             files = [discord.File(io.BytesIO(png), filename="result.png")]
         await ch.send(content=text, files=files, nonce=f"jr{t.id}.{idx}")
 
@@ -946,18 +947,26 @@ class Presenter:
         title = f"Table #{t.id} · {round_text(g)} · you are {wind} · {g.scores[seat]} {vr.score_unit(g)}"
         return (tiles, melds, drawn), {"title": title}
 
+    def tile_style(self, t: Table, seat: int | None = None) -> str | None:
+        """The tile style of a picture of ``t``: the player's at ``seat`` for a picture only they
+        see, the club's for one the channel sees (:mod:`bot.prefs`)."""
+        prefs: TileStyles | None = getattr(self.bot, "prefs", None)
+        if prefs is None:
+            return None
+        return prefs.club(t.row.guild_id) if seat is None else prefs.player(t.row.guild_id, t.seats[seat].user_id)
+
     def seat_picture(self, t: Table, seat: int) -> Awaitable[bytes]:
         """The "Show my hand" picture, for that player only: the table drawn from their seat (at
         the bottom) with their own hand under it, as the game is now; drawn by the render worker,
         as every hand is (await it)."""
         args, kwargs = self.hand_args(t, seat)
-        return self._png("seat", 0.0, table_view(t, bottom=seat), *args, **kwargs)
+        return self._png("seat", 0.0, table_view(t, bottom=seat), *args, style=self.tile_style(t, seat), **kwargs)
 
     def table_picture(self, t: Table, seat: int | None) -> Awaitable[bytes]:
         """The public table picture as the game is now, drawn from ``seat`` (at the bottom); for a
         spectator (None) in the shared picture's orientation. Someone waits for it: it goes with
         the hands (await it)."""
-        return self._png("table", 0.0, table_view(t, bottom=seat or 0))
+        return self._png("table", 0.0, table_view(t, bottom=seat or 0), style=self.tile_style(t))
 
     def hand_text(self, t: Table, seat: int, *, buttons: bool = True, notes: Sequence[str] = ()) -> str:
         """The text of a hand message; ``buttons=False`` for a message whose buttons are elsewhere
@@ -1030,7 +1039,7 @@ class Presenter:
         state = self.hand_now(t, seat, buttons=buttons, notes=notes)
         if picture:
             args, kwargs = self.hand_args(t, seat)
-            state.png = await self._png("hand", 0.0, *args, **kwargs)
+            state.png = await self._png("hand", 0.0, *args, style=self.tile_style(t, seat), **kwargs)
         return state
 
     async def prompt_humans(self, t: Table, *, everyone: bool = False) -> None:

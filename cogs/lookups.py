@@ -27,6 +27,7 @@ from bot.errors import UserError
 from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
 from bot.render.names import tile_name, yaku_name
 from bot.render.rules_card import card_lines, changed_options
+from bot.render.tiles import Style
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
 from engine.hand.report import shanten_report
 from engine.notation import WINDS, HandSpec, format_hand, parse_hand
@@ -162,10 +163,12 @@ def check_hand(line: str) -> HandSpec:
     return spec
 
 
-def score_hand(line: str, rules: Ruleset | None = None, house: str | None = None) -> ScoreAnswer:
+def score_hand(
+    line: str, rules: Ruleset | None = None, house: str | None = None, style: Style | None = None
+) -> ScoreAnswer:
     """Score one hand line (the ``python -m engine score`` grammar). Raises :class:`LookupError_`.
     ``rules``: score under this ruleset (a club's house rules, ``house`` their name) instead of the
-    registered one the line names."""
+    registered one the line names; ``style``: the picture's tile style (the asker's, bot.prefs)."""
     spec = check_hand(line)
     name = spec.ruleset
     try:
@@ -199,6 +202,7 @@ def score_hand(line: str, rules: Ruleset | None = None, house: str | None = None
         dora=spec.ctx.dora_indicators,
         ura=spec.ctx.ura_indicators,
         footer=f"{f'house rules {house} ({name})' if house else f'ruleset {name}'} · seat {WINDS[spec.ctx.seat_wind]} · round {WINDS[spec.ctx.round_wind]}",
+        style=style,
     )
     lines = [f"{n}: {v}" for n, v in rows]
     lines.append(f"**{total}**")
@@ -299,8 +303,9 @@ def check_tiles(tiles: str, ruleset: str | None = None) -> None:
         raise LookupError_(_unknown_ruleset(name, "compute shanten"))
 
 
-def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
-    """Shanten and ukeire of a concealed hand, as text and a picture. Raises :class:`LookupError_`."""
+def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = None) -> ShantenAnswer:
+    """Shanten and ukeire of a concealed hand, as text and a picture (its tiles in ``style``).
+    Raises :class:`LookupError_`."""
     text = tiles.strip()
     note = ""
     name = (ruleset or "riichi").strip()
@@ -355,7 +360,7 @@ def shanten_of(tiles: str, ruleset: str | None = None) -> ShantenAnswer:
     if note:
         lines.append(f"*{note}*")
     title = f"{_head(sh)} ({report['tiles']} tiles)"
-    png = render_shanten_card(codes, title=f"{title} — ruleset {name}", rows=rows)
+    png = render_shanten_card(codes, title=f"{title} — ruleset {name}", rows=rows, style=style)
     return ShantenAnswer(title, lines, png, report)
 
 
@@ -624,7 +629,8 @@ class Lookups(commands.Cog):
             ruleset = rules.name
         line = hand.strip() if not ruleset else f"{hand.strip()} ruleset={ruleset.strip()}"
         check_hand(line)  # a refusal is answered by the command tree's error handler (bot.command_tree)
-        ans = await _in_thread(interaction, score_hand, line, rules, house)
+        style = self.bot.prefs.player(interaction.guild_id, interaction.user.id)
+        ans = await _in_thread(interaction, score_hand, line, rules, house, style)
         lines = [f"`{ans.hand}`", *ans.lines]
         embeds = _embeds(ans.title, lines, "score.png", discord.Colour.gold())
         await _reply(interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="score.png"))
@@ -641,7 +647,8 @@ class Lookups(commands.Cog):
         if rules is not None:
             ruleset = rules.name  # shanten depends on the tile set, which options do not change
         check_tiles(tiles, ruleset)
-        ans = await _in_thread(interaction, shanten_of, tiles, ruleset)
+        style = self.bot.prefs.player(interaction.guild_id, interaction.user.id)
+        ans = await _in_thread(interaction, shanten_of, tiles, ruleset, style)
         embeds = _embeds(ans.title, ans.lines, "shanten.png", discord.Colour.blue())
         await _reply(
             interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="shanten.png")

@@ -75,7 +75,8 @@ async def show(bot: JantakuBot, interaction: discord.Interaction, s: replay.Step
     """The step's picture and caption: in place of the clicked message (``update``) or as the
     command's ephemeral answer; deferred first when the render worker is slow to draw it."""
     kind, args, kwargs = replay.picture_args(bot.presenter, s, seat)
-    work = asyncio.ensure_future(bot.presenter.renderer.png(kind, *args, **kwargs))
+    style = bot.prefs.player(interaction.guild_id, interaction.user.id)  # the viewer's own picture
+    work = asyncio.ensure_future(bot.presenter.renderer.png(kind, *args, style=style, **kwargs))
     done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
     if not done and not interaction.response.is_done():
         if update:

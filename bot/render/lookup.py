@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from .fonts import FontT, font
 from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line
-from .tiles import BACK, FELT, tile_image, tile_size
+from .tiles import BACK, FELT, Style, tile_image, tile_size, tiles_in
 
 __all__ = ["LookupMeld", "ShantenRow", "render_score_card", "render_shanten_card"]
 
@@ -26,7 +26,7 @@ GOLD = (250, 198, 56)
 RULE = (40, 110, 78)
 
 HAND_W = 48  # tile width of the hand
-SMALL_W = 30  # tile width of ukeire tiles and dora indicators
+SMALL_W = 36  # tile width of ukeire tiles and dora indicators (~19 px on a phone)
 PAD = 16
 MAX_WIDTH = 1400
 
@@ -141,7 +141,7 @@ def _card(
     just under the hand."""
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    _header_bar(d, width, title, font(24), pad=PAD, bar_h=40, text_y=16)
+    _header_bar(d, width, title, font(28), pad=PAD, bar_h=40, text_y=16)
     y = PAD + 40 + 12
     _paste_row(img, tiles, HAND_W, PAD, y + th)
     return img, d, y + th
@@ -159,20 +159,37 @@ def render_score_card(
     dora: Sequence[int] = (),
     ura: Sequence[int] = (),
     footer: str = "",
+    style: Style | None = None,
 ) -> bytes:
     """A scored hand: a title bar, the hand (winning tile set apart in a gold frame, melds after it),
     dora / ura indicators, then the breakdown — one ``(name, value)`` row per yaku or item, the total
-    line, and each seat's payment."""
+    line, and each seat's payment; ``style`` is the tile style (None: the one in force)."""
+    with tiles_in(style):
+        return _score_card(concealed, melds, win_tile, title, rows, total, payments, dora, ura, footer)
+
+
+def _score_card(
+    concealed: Sequence[int],
+    melds: Sequence[LookupMeld],
+    win_tile: int,
+    title: str,
+    rows: Sequence[tuple[str, str]],
+    total: str,
+    payments: Sequence[tuple[str, int]],
+    dora: Sequence[int],
+    ura: Sequence[int],
+    footer: str,
+) -> bytes:
     tw, th = tile_size(HAND_W)
     tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
-    f_row = font(19)
-    f_small = font(15, "regular")
-    row_h = 27
+    f_row = font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
+    f_small = font(19, "regular")
+    row_h = 32
     sw, sh = tile_size(SMALL_W)
     dora_h = sh + 26 if (dora or ura) else 0
     name_w = max([int(f_row.getlength(n)) for n, _ in rows] + [160])
     val_w = max([int(f_row.getlength(v)) for _, v in rows] + [60])
-    pay_w = 270 if payments else 0
+    pay_w = 300 if payments else 0
     width = min(
         MAX_WIDTH,
         max(
@@ -202,7 +219,9 @@ def render_score_card(
         yy = y + i * row_h + row_h / 2
         _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
     yy = y + len(rows) * row_h + row_h / 2
-    d.text((PAD, yy), _fit(total, f_row, col_val - PAD), font=font(20), fill=GOLD, anchor="lm")
+    # the total spans the card when the payments end above it
+    total_w = width - 2 * PAD if len(payments) <= len(rows) else col_val - PAD
+    d.text((PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
     if payments:
         _payments_column(
             d,
@@ -210,10 +229,10 @@ def render_score_card(
             right=width - PAD,
             col_w=pay_w,
             top=y,
-            rows=body,
+            rows=body if total_w < width - 2 * PAD else len(rows),
             row_h=row_h,
             f=f_row,
-            name_w=pay_w - 105,
+            name_w=pay_w - 125,
             amount="{:+,}".format,
         )
     if footer:
@@ -228,14 +247,25 @@ def render_score_card(
 
 
 def render_shanten_card(
-    hand: Sequence[int], *, title: str, rows: Sequence[ShantenRow], max_rows: int = 14
+    hand: Sequence[int],
+    *,
+    title: str,
+    rows: Sequence[ShantenRow],
+    max_rows: int = 14,
+    style: Style | None = None,
 ) -> bytes:
     """A hand and what improves it: one row per useful discard (the discard, a label such as
-    ``"1-shanten · 12 tiles"`` and the improving kinds), or one row for a 13-tile hand."""
+    ``"1-shanten · 12 tiles"`` and the improving kinds), or one row for a 13-tile hand; ``style``
+    as for :func:`render_score_card`."""
+    with tiles_in(style):
+        return _shanten_card(hand, title, rows, max_rows)
+
+
+def _shanten_card(hand: Sequence[int], title: str, rows: Sequence[ShantenRow], max_rows: int) -> bytes:
     tw, th = tile_size(HAND_W)
     tiles, hand_w = _hand_row(hand, None, (), tw)
     sw, sh = tile_size(SMALL_W)
-    f_row = font(17)
+    f_row = font(22)
     shown = list(rows[:max_rows])
     label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
     longest = max([len(r.tiles) for r in shown] + [1])

@@ -1,6 +1,19 @@
 """The bot's pictures: hand strips, hands with melds, the public table (also with one player's hand
 under it, for that player only), hand results, final standings.
 
+Sized for a phone: Discord's mobile client shows a picture ~360 px wide, so what matters is a
+tile's and a letter's size at that width. The table (:func:`_quadrant_image`) puts one seat in
+each quadrant, two rivers of 6 side by side, and the round, dora, sticks and wall in a band
+between them: ~12 river tiles across instead of the ~20 of a layout with a river on every side,
+so a river tile is ~25 px on a phone (it was ~16, too small to tell 2p from 3p). Hands keep one
+row of tiles up to 14.5 tiles and put their melds on a row below beyond that; text is sized to be
+~12 px or more at 360 px. ``TableView.rotate`` keeps the older pinwheel (every seat's tiles turned
+to face the centre), which is wider and meant for a desktop.
+
+Every ``render_*`` function takes ``style=`` ("faces" or "letters", :mod:`bot.render.tiles`) and
+draws its tiles in it (None: the style in force), so the bot passes a player's or a club's choice
+to the render worker with the picture's other arguments.
+
 Pure functions: data in, PNG bytes out (no Discord, no I/O). Tile images come from the in-process
 cache in :mod:`bot.render.tiles`, so after the first call a picture is mostly pastes plus PNG
 encoding. The bot's own pictures share one fixed 256-colour palette (learned once per process from
@@ -28,7 +41,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from .fonts import FontT, font
-from .tiles import BACK, FELT, tile_image, tile_size
+from .tiles import BACK, FELT, STYLES, Style, tile_image, tile_size, tile_style, tiles_in
 from .views import Meld, ResultView, SeatView, TableView, WinView
 
 __all__ = [
@@ -50,10 +63,10 @@ __all__ = [
 ]
 
 HAND_W = 54  # tile width in hand / result pictures
-RIVER_W = 34  # tile width in table rivers
-TMELD_W = 28  # tile width of melds on the table
-DORA_W = 28  # dora indicators in the table centre
-RESULT_DORA_W = 34
+RIVER_W = 36  # tile width in table rivers (~25 px on a phone: see _quadrant_image)
+TMELD_W = 30  # tile width of melds on the table (a kan and a pon side by side under a river)
+DORA_W = 30  # dora indicators in the table centre
+RESULT_DORA_W = 38  # ~18 px on a phone
 
 TEXT = (242, 242, 234)
 MUTED = (172, 204, 186)
@@ -116,18 +129,36 @@ def set_png_options(opts: PngOptions) -> PngOptions:
     return old
 
 
+#: the samples the shared palette is learned from, per tile style: every picture drawn with this
+#: module's palette in the default style, and in the other the pictures holding all its tile
+#: colours (a sheet of every picture twice takes seconds to quantise, at each worker's start)
+_PALETTE_SAMPLES = {
+    "faces": {"tiles", "tiles_numbered", "all_tiles", "hand", "result", "result_melds", "result_double", "final",
+              "table4", "table4_rotated", "table3", "table3_rotated", "rules_card"},
+    "letters": {"all_tiles", "table4", "result"},
+}
+
+
 def fixed_palette() -> Image.Image:
-    """The shared palette: 256 colours chosen once from a sheet of every sample picture (all tile
-    faces, a table with every kind of meld, hands, results, standings), so each colour the bot
-    draws, anti-aliased edges included, has a close entry."""
+    """The shared palette: 256 colours chosen once from a sheet of sample pictures in both tile
+    styles (:data:`_PALETTE_SAMPLES`: all tile faces, a table with every kind of meld, hands,
+    results, standings), so each colour the bot draws, anti-aliased edges included, has a close
+    entry."""
     global _PALETTE, _PNG
     with _PALETTE_LOCK:
         if _PALETTE is None:
             from .samples import sample_pictures  # samples draws with this module: import late
 
             saved, _PNG = _PNG, PngOptions("none", 1)
+            parts = []
             try:
-                parts = [Image.open(io.BytesIO(make())).convert("RGB") for make in sample_pictures().values()]
+                for style in STYLES:
+                    with tile_style(style):
+                        parts += [
+                            Image.open(io.BytesIO(make())).convert("RGB")
+                            for name, make in sample_pictures().items()
+                            if name in _PALETTE_SAMPLES[style]
+                        ]
             finally:
                 _PNG = saved
             sheet = Image.new("RGB", (max(p.width for p in parts), sum(p.height for p in parts)), FELT)
@@ -383,10 +414,17 @@ def render_tiles(
     highlight: int | None = None,
     gap_before_last: bool = False,
     numbered: bool = False,
+    style: Style | None = None,
 ) -> bytes:
     """A strip of tiles (a hand). ``highlight`` is an index into ``codes`` (drawn lifted with a gold
     frame); ``gap_before_last`` sets the last tile apart (the drawn tile); ``numbered`` writes 1..n
-    under the tiles."""
+    under the tiles; ``style`` is the tile style (as every picture here takes it; None: the one in
+    force, :func:`bot.render.tiles.tile_style`)."""
+    with tiles_in(style):
+        return _tiles_strip(codes, highlight, gap_before_last, numbered)
+
+
+def _tiles_strip(codes: Sequence[int], highlight: int | None, gap_before_last: bool, numbered: bool) -> bytes:
     tw, th = tile_size(HAND_W)
     items = [_Item(c) for c in codes]
     if gap_before_last and len(items) > 1:
@@ -414,33 +452,63 @@ def render_hand(
     drawn: int | None,
     *,
     title: str = "",
+    style: Style | None = None,
 ) -> bytes:
     """A player's hand: concealed tiles, the drawn tile set apart, then the melds (called tile
-    sideways, kakan's added tile stacked on it, ankan's outer tiles face down)."""
-    return to_png(_hand_image(concealed, melds, drawn, title=title), palette="default")
+    sideways, kakan's added tile stacked on it, ankan's outer tiles face down); the melds go on a
+    row below when one row would be wider than :data:`HAND_ROW_TILES`."""
+    with tiles_in(style):
+        return to_png(_hand_image(concealed, melds, drawn, title=title), palette="default")
 
 
 def _hand_image(
     concealed: Sequence[int], melds: Sequence[Meld], drawn: int | None, *, title: str = "", tile_w: int = HAND_W
 ) -> Image.Image:
     tw, th = tile_size(tile_w)
-    items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
-    _, width, height = _layout(items, tw)
+    rows = _hand_rows(concealed, drawn, melds, tile_w)
     pad = 12
-    title_h = 0
-    f = font(20)
+    w = _hand_width(max(_layout(r, tw)[1] for r in rows), pad)
+    # the title is ~12 px when a phone shrinks the picture to 360 px (20 px at least)
+    size = max(20, min(30, w * 12 // 360))
+    title_h = size + 12 if title else 0
+    f = font(size)
+    heights = [max(_layout(r, tw)[2], th) for r in rows]
+    img, d = _new(w, title_h + sum(heights) + 8 * (len(rows) - 1) + 2 * pad)
     if title:
-        title_h = 32
-    w = _hand_width(width, pad)
-    img, d = _new(w, title_h + max(height, th) + 2 * pad)
-    if title:
-        size = 20
         while size > 12 and f.getlength(title) > w - 2 * pad:  # shrink a long title rather than cut it
             size -= 1
             f = font(size)
-        d.text((pad, pad + 12), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
-    _draw_items(img, items, tw, pad, title_h + pad + max(height, th))
+        d.text((pad, pad + title_h / 2 - 4), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
+    y = title_h + pad
+    for r, h in zip(rows, heights):
+        y += h
+        _draw_items(img, r, tw, pad, y)
+        y += 8
     return img
+
+
+#: a hand row wider than this many tiles (concealed, drawn and melds) puts its melds on a row
+#: below: 14 tiles and the drawn tile's gap, so a phone (~360 px) shows tiles of ~24 px, not ~18
+HAND_ROW_TILES = 14.5
+
+
+def _hand_rows(concealed: Sequence[int], drawn: int | None, melds: Sequence[Meld], tile_w: int) -> list[list[_Item]]:
+    """The hand's tile rows: one row, or (when that is wider than :data:`HAND_ROW_TILES`) the
+    concealed tiles and the drawn tile, then the melds on a row below."""
+    tw = tile_size(tile_w)[0]
+    one = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
+    if not melds or _layout(one, tw)[1] <= HAND_ROW_TILES * (tw + 1):
+        return [one]
+    meld_items: list[_Item] = []
+    for m in melds:
+        meld_items.extend(_meld_items(m, gap=12 if meld_items else 0))
+    return [_hand_items(concealed, drawn, [], extra_gap=14, meld_gap=24), meld_items]
+
+
+def _hand_fit(concealed: Sequence[int], melds: Sequence[Meld], drawn: int | None, tile_w: int) -> int:
+    """The width of :func:`_hand_image`'s picture at ``tile_w``."""
+    tw = tile_size(tile_w)[0]
+    return _hand_width(max(_layout(r, tw)[1] for r in _hand_rows(concealed, drawn, melds, tile_w)))
 
 
 def _hand_width(tiles_w: int, pad: int = 12) -> int:
@@ -489,7 +557,13 @@ def _win_rows(w: WinView, tw: int) -> list[list[_Item]]:
     return [hand, melds]
 
 
-def render_result(view: ResultView) -> bytes:
+def render_result(view: ResultView, *, style: Style | None = None) -> bytes:
+    """:func:`_result_png` with the tiles in ``style``."""
+    with tiles_in(style):
+        return _result_png(view)
+
+
+def _result_png(view: ResultView) -> bytes:
     """A hand-end picture: the title (wrapped to the picture's width), then for every win its
     heading, the winning hand (the concealed tiles, the winning tile set apart in a gold frame, the
     melds and what lies beside the hand), the dora / ura indicators it counted and its breakdown;
@@ -500,8 +574,9 @@ def render_result(view: ResultView) -> bytes:
     tw, th = tile_size(HAND_W)
     dtw, dth = tile_size(RESULT_DORA_W)
     pad = 18
-    f_title, f_head, f_line, f_small = font(28), font(25), font(23), font(17, "regular")
-    line_h, head_h, title_h = 32, 34, 36
+    # ~12 px text and more on a phone (the picture is ~770 px wide, shown at ~360)
+    f_title, f_head, f_line, f_small = font(30), font(27), font(26), font(21, "regular")
+    line_h, head_h, title_h = 36, 36, 38
     rows = [_win_rows(w, tw) for w in view.wins]
     tiles_w = max([_layout(r, tw)[1] for rs in rows for r in rs] + [0])
     text_w = max(
@@ -520,13 +595,13 @@ def render_result(view: ResultView) -> bytes:
         h = len(heads[i]) * head_h + 8
         h += sum(max(_layout(r, tw)[2], th) + 10 for r in rows[i])
         if w.dora or w.ura:
-            h += dth + 30
+            h += dth + 34
         return h + 10 + sum(len(b) for b in bodies[i]) * line_h + 14
 
     bar_h = len(title) * title_h + 14
     height = bar_h + 12 + sum(win_h(i) for i in range(len(view.wins)))
     if view.payments:
-        height += 12 + 26 + len(view.payments) * line_h
+        height += 12 + 30 + len(view.payments) * line_h
     height += pad
     img, d = _new(width, height)
     d.rectangle((0, 0, width, bar_h), fill=HEADER)
@@ -551,8 +626,8 @@ def render_result(view: ResultView) -> bytes:
                 return x + len(codes) * (dtw + 1)
 
             groups = (("Dora", w.dora), ("Ura", w.ura))
-            _indicator_strip(d, groups, pad, y, f_small, label_dy=8, tiles_dy=20 + dth, draw_tiles=dora_tiles)
-            y += dth + 30
+            _indicator_strip(d, groups, pad, y, f_small, label_dy=10, tiles_dy=24 + dth, draw_tiles=dora_tiles)
+            y += dth + 34
         d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=1)
         y += 10
         for wrapped in bodies[i]:
@@ -570,8 +645,8 @@ def render_result(view: ResultView) -> bytes:
     if view.payments:
         y += 12
         d.line((pad, y - 6, width - pad, y - 6), fill=PANEL_EDGE, width=2)
-        d.text((pad, y + 10), "Payments", font=f_small, fill=MUTED, anchor="lm")
-        y += 26
+        d.text((pad, y + 12), "Payments", font=f_small, fill=MUTED, anchor="lm")
+        y += 30
         for name, delta in view.payments:
             amount = _signed(delta)
             yy = y + line_h / 2
@@ -718,8 +793,8 @@ def _plate(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: SeatVie
     r = (h - 8) / 2
     cx, cy = x0 + 6 + r, y0 + h / 2
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DEALER if letter == "E" else (60, 70, 66))
-    d.text((cx, cy), letter, font=font(14), fill=(255, 255, 255), anchor="mm")
-    f_score = font(15)
+    d.text((cx, cy), letter, font=font(16), fill=(255, 255, 255), anchor="mm")
+    f_score = font(17)
     score = f"{seat.score:,}"
     right = x1 - 8
     d.text((right, cy), score, font=f_score, fill=fg, anchor="rm")
@@ -727,10 +802,10 @@ def _plate(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: SeatVie
     if seat.riichi:
         _stick(d, right - 30, cy - 4, 30, 8)
         right -= 38
-    f_name = font(15)
+    f_name = font(17)
     name_x = cx + r + 7
     note = f" · {seat.note}" if seat.note else ""
-    f_note = font(12, "regular")
+    f_note = font(14, "regular")
     avail = right - name_x
     note_w = f_note.getlength(note) if note else 0
     if note and note_w > avail * 0.45:
@@ -815,6 +890,169 @@ def _table_image(view: TableView) -> Image.Image:
     n = len(view.seats)
     if n not in (3, 4):
         raise ValueError(f"a table has 3 or 4 seats, got {n}")
+    return _pinwheel_image(view) if view.rotate else _quadrant_image(view)
+
+
+# --- the upright table: one quadrant per seat (what the bot sends) -------------------------------
+
+Q_PAD = 5  # inside a seat's quadrant
+Q_GAP = 5  # between quadrants, and around the centre band
+Q_MARGIN = 5
+Q_PLATE_H = 30
+Q_HEADER_H = 32
+#: side -> (column, row) of its quadrant: bottom-left is the viewer, the next seat (on their
+#: right) bottom-right, the opposite seat top-right, the one on their left top-left
+QUADRANT = {0: (0, 1), 1: (1, 1), 2: (1, 0), 3: (0, 0)}
+
+
+def _centre_lines(view: TableView, max_w: int) -> list[list[tuple[str, Any]]]:
+    """The centre's content as lines of pieces (``("text", (str, font, colour))``, ``("dora",
+    items)``, ``("sticks", text)``): the round; then the dora indicators, the riichi sticks and
+    the wall, on one line when that fits in ``max_w``, else the dora on a line of their own."""
+    f_round = font(20)
+    size = 20
+    while size > 12 and f_round.getlength(view.round_text) > max_w:
+        size -= 1
+        f_round = font(size)
+    lines: list[list[tuple[str, Any]]] = [[("text", (_fit(view.round_text, f_round, max_w), f_round, TEXT))]]
+    slots = max(view.dora_slots, len(view.dora_indicators))
+    dora: list[tuple[str, Any]] = []
+    if slots:  # no label where the ruleset has no dora (taiwan16)
+        items = [_Item(c) for c in view.dora_indicators] + [_Item(BACK)] * (slots - len(view.dora_indicators))
+        dora = [("text", ("dora", font(15, "regular"), MUTED)), ("dora", items)]
+    info: list[tuple[str, Any]] = [("sticks", f"× {view.riichi_sticks}")]
+    if view.wall_left is not None:
+        info.append(("text", (f"wall {view.wall_left}", font(17), TEXT)))
+    if _pieces_width(dora + info) <= max_w:
+        lines.append(dora + info)
+    else:
+        lines += [x for x in (dora, info) if x]
+    return lines
+
+
+def _piece_size(piece: tuple[str, Any]) -> tuple[int, int]:
+    kind, what = piece
+    if kind == "text":
+        text, f, _ = what
+        return int(f.getlength(text)), 22
+    if kind == "dora":
+        _, w, h = _layout(what, DORA_W)
+        return w, max(h, tile_size(DORA_W)[1])
+    return 34 + int(font(17).getlength(what)), 22  # a stick and its count
+
+
+def _pieces_width(pieces: Sequence[tuple[str, Any]]) -> int:
+    return sum(_piece_size(p)[0] for p in pieces) + 14 * max(len(pieces) - 1, 0)
+
+
+def _draw_centre(canvas: Image.Image, box: tuple[int, int, int, int], view: TableView) -> None:
+    """The table's centre in ``box``: the round, the dora indicators, the riichi sticks and the
+    wall, each line centred, the block in the middle of the box."""
+    d = ImageDraw.Draw(canvas)
+    x0, y0, x1, y1 = box
+    d.rounded_rectangle(box, radius=10, fill=CENTRE, outline=CENTRE_EDGE, width=2)
+    lines = _centre_lines(view, x1 - x0 - 2 * Q_PAD)
+    heights = [max(_piece_size(p)[1] for p in ln) for ln in lines]
+    y = (y0 + y1) / 2 - (sum(heights) + 6 * (len(lines) - 1)) / 2
+    for ln, h in zip(lines, heights):
+        x = (x0 + x1) / 2 - _pieces_width(ln) / 2
+        mid = y + h / 2
+        for kind, what in ln:
+            w = _piece_size((kind, what))[0]
+            if kind == "text":
+                text, f, colour = what
+                d.text((x, mid), text, font=f, fill=colour, anchor="lm")
+            elif kind == "dora":
+                _draw_items(canvas, what, DORA_W, int(x), int(y + h))
+            else:
+                _stick(d, x, mid - 4, 30, 8)
+                d.text((x + 34, mid), what, font=font(17), fill=TEXT, anchor="lm")
+            x += w + 14
+        y += h + 6
+
+
+def _centre_height(view: TableView, max_w: int) -> int:
+    lines = _centre_lines(view, max_w)
+    return sum(max(_piece_size(p)[1] for p in ln) for ln in lines) + 6 * (len(lines) - 1) + 2 * Q_PAD + 4
+
+
+def _quadrant_image(view: TableView) -> Image.Image:
+    """The upright table, laid out for a phone (Discord shows it ~360 px wide). Each seat gets a
+    quadrant — its name plate, its river in rows of 6 (as in real play), its melds under the river
+    on the right — and the quadrants go round the table as the seats do: the viewer bottom-left,
+    the next seat bottom-right, the opposite seat top-right, the seat on the viewer's left
+    top-left; the centre (round, dora, sticks, wall) is a band between the two rows, or with three
+    players the empty top-right quadrant. Two rivers side by side rather than three (left, centre,
+    right) make the picture about 12 river tiles wide instead of 20, so a river tile is ~25 px on a
+    phone instead of ~16; scores live on the plates, so the centre needs no side columns."""
+    n = len(view.seats)
+    positions = _positions(n)
+    side_of = {(view.bottom + rel) % n: positions[rel] for rel in range(n)}  # seat -> side
+    pos_seat = {pos: s for s, pos in side_of.items()}
+
+    def rows(pos: int) -> int:  # river rows reserved: as many as the longer river of its row of quadrants
+        row = QUADRANT[pos][1]
+        same = [p for p in pos_seat if QUADRANT[p][1] == row]
+        return max([RIVER_ROWS] + [math.ceil(len(view.seats[pos_seat[p]].discards) / 6) for p in same])
+
+    rivers = {pos: _river_block(view.seats[s], rows(pos), view.last_discard == s) for pos, s in pos_seat.items()}
+    inner = max(b.width for b in rivers.values())
+    melds = {pos: _melds_block(view.seats[s].melds, inner) for pos, s in pos_seat.items()}
+    inner = max([inner] + [m.width for m in melds.values() if m is not None])
+    cell_w = inner + 2 * Q_PAD
+    width = 2 * Q_MARGIN + 2 * cell_w + Q_GAP
+
+    def cell_h(pos: int) -> int:
+        m = melds.get(pos)
+        return Q_PLATE_H + 4 + rivers[pos].height + (4 + m.height if m is not None else 0) + 2 * Q_PAD
+
+    row_h = [max([cell_h(p) for p in (3, 2) if p in rivers]), max(cell_h(0), cell_h(1))]
+    band_h = 0 if n == 3 else _centre_height(view, width - 2 * Q_MARGIN - 2 * Q_PAD)
+    tops = [Q_HEADER_H + Q_GAP]
+    tops.append(tops[0] + row_h[0] + Q_GAP + (band_h + Q_GAP if band_h else 0))
+    footer_h = 26 if view.footer else 0
+    height = tops[1] + row_h[1] + Q_MARGIN + footer_h
+
+    img, d = _new(width, height)
+    d.rectangle((0, 0, width, Q_HEADER_H), fill=HEADER)
+    f_head = font(18)
+    clock_w = 0
+    if view.clock:
+        clock_w = int(f_head.getlength(view.clock)) + 16
+        d.text((width - 8, Q_HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
+    d.text((8, Q_HEADER_H / 2), _fit(view.title, f_head, width - 16 - clock_w), font=f_head, fill=TEXT, anchor="lm")
+
+    def box(c: int, r: int) -> tuple[int, int, int, int]:
+        x = Q_MARGIN + c * (cell_w + Q_GAP)
+        return x, tops[r], x + cell_w, tops[r] + row_h[r]
+
+    for pos, seat_i in pos_seat.items():
+        seat = view.seats[seat_i]
+        x0, y0, x1, y1 = box(*QUADRANT[pos])
+        d.rounded_rectangle((x0, y0, x1, y1), radius=10, fill=PANEL, outline=PANEL_EDGE, width=1)
+        _plate(d, (x0 + Q_PAD, y0 + Q_PAD, x1 - Q_PAD, y0 + Q_PAD + Q_PLATE_H), seat, turn=view.turn == seat_i)
+        river = rivers[pos]
+        y = y0 + Q_PAD + Q_PLATE_H + 4
+        img.paste(river, (x0 + Q_PAD, y), river)
+        m = melds[pos]
+        if m is not None:  # on the right, as the melds lie at a real table
+            img.paste(m, (x1 - Q_PAD - m.width, y + river.height + 4), m)
+    if n == 3:
+        _draw_centre(img, box(1, 0), view)
+    else:
+        top = tops[0] + row_h[0] + Q_GAP
+        _draw_centre(img, (Q_MARGIN, top, width - Q_MARGIN, top + band_h), view)
+    if view.footer:
+        f_foot = font(16, "regular")
+        d.text((8, height - footer_h / 2 - 2), _fit(view.footer, f_foot, width - 16), font=f_foot, fill=MUTED, anchor="lm")
+    return img
+
+
+# --- the turned table: each seat's tiles face the centre (``TableView.rotate``) -------------------
+
+
+def _pinwheel_image(view: TableView) -> Image.Image:
+    n = len(view.seats)
     positions = _positions(n)
     side_of = {(view.bottom + rel) % n: positions[rel] for rel in range(n)}  # seat -> side
     tw, th = tile_size(RIVER_W)
@@ -933,15 +1171,17 @@ def _table_image(view: TableView) -> Image.Image:
     return img
 
 
-def render_table(view: TableView) -> bytes:
-    """The public table picture: header (title, clock), the seats around a centre panel (round,
-    dora indicators, riichi sticks, wall count, scores), each seat with its name plate, river in rows
-    of 6 (riichi tile sideways, called-away tiles dimmed) and melds."""
-    return to_png(_table_image(view), palette="default")
+def render_table(view: TableView, *, style: Style | None = None) -> bytes:
+    """The public table picture: header (title, clock), each seat with its name plate (wind,
+    name, score, riichi stick), river in rows of 6 (riichi tile sideways, called-away tiles dimmed)
+    and melds, and the centre (round, dora indicators, riichi sticks, wall count); laid out as
+    :func:`_quadrant_image` says (``view.rotate``: the pinwheel, tiles facing the centre)."""
+    with tiles_in(style):
+        return to_png(_table_image(view), palette="default")
 
 
 #: tile widths of the hand under the table in :func:`render_seat_table`, the largest that fits
-SEAT_HAND_WIDTHS = (HAND_W, 44, RIVER_W)
+SEAT_HAND_WIDTHS = (HAND_W, 44, 38, 32)
 
 
 def render_seat_table(
@@ -951,6 +1191,7 @@ def render_seat_table(
     drawn: int | None,
     *,
     title: str = "",
+    style: Style | None = None,
 ) -> bytes:
     """One player's own picture: the table as :func:`render_table` draws it from ``view`` (their
     seat is ``view.bottom``), and under it, next to their river, their hand as :func:`render_hand`
@@ -958,36 +1199,49 @@ def render_seat_table(
     (a phone shrinks the whole picture to its width). The table part shows only what ``view`` holds
     (public), the hand part only the arguments given: the caller passes the viewer's own hand and
     nobody else's."""
-    table = _table_image(view)
-    items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
-    tile_w = next((w for w in SEAT_HAND_WIDTHS if _hand_width(_layout(items, tile_size(w)[0])[1]) <= table.width), SEAT_HAND_WIDTHS[-1])
-    hand = _hand_image(concealed, melds, drawn, title=title, tile_w=tile_w)
-    img, d = _new(max(table.width, hand.width), table.height + hand.height)
-    d.rectangle((0, 0, img.width, HEADER_H), fill=HEADER)  # the header bar spans a wider hand too
-    img.paste(table, ((img.width - table.width) // 2, 0))
-    img.paste(hand, ((img.width - hand.width) // 2, table.height))
-    return to_png(img, palette="default")
+    with tiles_in(style):
+        table = _table_image(view)
+        hand = _hand_image(concealed, melds, drawn, title=title, tile_w=_seat_hand_w(concealed, melds, drawn, table.width))
+        img, d = _new(max(table.width, hand.width), table.height + hand.height)
+        d.rectangle((0, 0, img.width, _header_h(view)), fill=HEADER)  # the header bar spans a wider hand too
+        img.paste(table, ((img.width - table.width) // 2, 0))
+        img.paste(hand, ((img.width - hand.width) // 2, table.height))
+        return to_png(img, palette="default")
 
 
-def render_open_table(view: TableView, hands: Sequence[tuple[str, Sequence[int], Sequence[Meld], int | None]]) -> bytes:
+def _seat_hand_w(concealed: Sequence[int], melds: Sequence[Meld], drawn: int | None, width: int) -> int:
+    """The largest tile width of :data:`SEAT_HAND_WIDTHS` that keeps the hand within ``width``."""
+    return next((w for w in SEAT_HAND_WIDTHS if _hand_fit(concealed, melds, drawn, w) <= width), SEAT_HAND_WIDTHS[-1])
+
+
+def _header_h(view: TableView) -> int:
+    return HEADER_H if view.rotate else Q_HEADER_H
+
+
+def render_open_table(
+    view: TableView,
+    hands: Sequence[tuple[str, Sequence[int], Sequence[Meld], int | None]],
+    *,
+    style: Style | None = None,
+) -> bytes:
     """A finished game's table with every hand open (``/replay`` with seat "all"): the table as
     :func:`render_table` draws it, and under it one strip per seat (``(title, concealed, melds,
     drawn)`` in seat order), each drawn as :func:`render_seat_table` draws its one hand, at the
     largest tile width of :data:`SEAT_HAND_WIDTHS` that keeps it within the table's width."""
-    table = _table_image(view)
-    strips = []
-    for title, concealed, melds, drawn in hands:
-        items = _hand_items(concealed, drawn, melds, extra_gap=14, meld_gap=24)
-        tile_w = next((w for w in SEAT_HAND_WIDTHS if _hand_width(_layout(items, tile_size(w)[0])[1]) <= table.width), SEAT_HAND_WIDTHS[-1])
-        strips.append(_hand_image(concealed, melds, drawn, title=title, tile_w=tile_w))
-    img, d = _new(max([table.width] + [s.width for s in strips]), table.height + sum(s.height for s in strips))
-    d.rectangle((0, 0, img.width, HEADER_H), fill=HEADER)
-    img.paste(table, ((img.width - table.width) // 2, 0))
-    y = table.height
-    for s in strips:
-        img.paste(s, (0, y))
-        y += s.height
-    return to_png(img, palette="default")
+    with tiles_in(style):
+        table = _table_image(view)
+        strips = [
+            _hand_image(concealed, melds, drawn, title=title, tile_w=_seat_hand_w(concealed, melds, drawn, table.width))
+            for title, concealed, melds, drawn in hands
+        ]
+        img, d = _new(max([table.width] + [s.width for s in strips]), table.height + sum(s.height for s in strips))
+        d.rectangle((0, 0, img.width, _header_h(view)), fill=HEADER)
+        img.paste(table, ((img.width - table.width) // 2, 0))
+        y = table.height
+        for s in strips:
+            img.paste(s, (0, y))
+            y += s.height
+        return to_png(img, palette="default")
 
 
 # --- the render worker ----------------------------------------------------------------------------

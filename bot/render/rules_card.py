@@ -1,5 +1,5 @@
 """A house-rule profile's rules card: its base ruleset and every option it changes, as text lines
-and as a picture readable on a phone (720 px wide, shown at ~360).
+and as a picture readable on a phone (600 px wide, shown at ~360: its text is 12 px and more there).
 
 Pure: a profile's name, the base's name and the ruleset it plays in, lines and PNG bytes out.
 Limits: long descriptions wrap; a profile that changes more than ~25 options makes a tall picture.
@@ -15,7 +15,7 @@ from .pictures import MUTED, PANEL, TEXT, _header_bar, _new, _wrap, to_png
 
 __all__ = ["card_lines", "changed_options", "render_card"]
 
-WIDTH = 720
+WIDTH = 600
 PAD = 20
 
 
@@ -44,11 +44,11 @@ def render_card(name: str, rs: Ruleset) -> bytes:
     """The card as a PNG: title bar, then per changed option its key, new and usual value, rule id
     and description (wrapped)."""
     changed = changed_options(rs)
-    f_title, f_key, f_text = font(26), font(22), font(19, "regular")
+    f_title, f_key, f_text = font(28), font(24), font(21, "regular")
     rows: list[tuple[OptionSpec, list[str]]] = [
         (s, _wrap(s.help or "", f_text, WIDTH - 2 * PAD - 16)) for s in changed
     ]
-    row_h = [44 + 26 * max(1, len(lines)) for _, lines in rows]
+    row_h = [46 + 28 * max(1, len(lines)) for _, lines in rows]
     height = PAD + 48 + 40 + (sum(row_h) if rows else 40) + PAD
     img, d = _new(WIDTH, height)
     _header_bar(d, WIDTH, f"{name} — {rs.name}", f_title, pad=PAD, bar_h=48, text_y=PAD + 24)
@@ -75,6 +75,6 @@ def render_card(name: str, rs: Ruleset) -> bytes:
             anchor="rm",
         )
         for j, line in enumerate(lines):
-            d.text((PAD + 16, y + 44 + 26 * j + 10), line, font=f_text, fill=TEXT, anchor="lm")
+            d.text((PAD + 16, y + 46 + 28 * j + 10), line, font=f_text, fill=TEXT, anchor="lm")
         y += h
     return to_png(img, palette="default")

@@ -29,6 +29,7 @@ cache entries: paste them, never draw on them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,7 @@ __all__ = [
     "tile_image",
     "tile_size",
     "tile_style",
+    "tiles_in",
     "warm_up",
 ]
 
@@ -332,6 +334,12 @@ def tile_style(style: Style) -> Iterator[None]:
         yield
     finally:
         _STYLE.reset(token)
+
+
+def tiles_in(style: Style | None) -> contextlib.AbstractContextManager[None]:
+    """:func:`tile_style` for ``style``, or nothing for None (the style in force stays): how a
+    picture function taking ``style=`` draws its tiles."""
+    return contextlib.nullcontext() if style is None else tile_style(style)
 
 
 def warm_up(widths: tuple[int, ...] = (54, 34, 28), style: Style | None = None) -> None:

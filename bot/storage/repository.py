@@ -201,7 +201,12 @@ HOUSE_RULES: dict[str, Rule] = {
     "created_at": _number(),
     "updated_at": _number(),
 }
-CLUB_RULES: dict[str, Rule] = {"guild_id": _ID, "default_house": _ID_OR_NULL}
+#: the tile styles a club or a player may choose (bot.render.tiles.STYLES; storage does not import
+#: the renderer, a test keeps the two the same)
+TILE_STYLES = ("faces", "letters")
+_STYLE_OR_NULL: Rule = (lambda v: v is None or v in TILE_STYLES), "one of " + ", ".join(TILE_STYLES) + " or empty"
+CLUB_RULES: dict[str, Rule] = {"guild_id": _ID, "default_house": _ID_OR_NULL, "tile_style": _STYLE_OR_NULL}
+TILE_STYLE_RULES: dict[str, Rule] = {"guild_id": _ID, "user_id": _ID, "style": _one_of(*TILE_STYLES)}
 PLAYER_RULES: dict[str, Rule] = {
     "game_id": _ID,
     "seat": _integer(0, 3),
@@ -1097,6 +1102,12 @@ class Repository:
             problems += await leagues.check(self.db)
         except Exception as e:  # listed, never fatal
             problems.append(f"the leagues could not be checked ({type(e).__name__}: {e})")
+        each(
+            await rows("SELECT * FROM tile_styles ORDER BY guild_id, user_id"),
+            "tile_styles",
+            lambda r: f"(server {_shown(r['guild_id'])}, user {_shown(r['user_id'])})",
+            lambda r: bad_columns(r, TILE_STYLE_RULES),
+        )
         try:
             problems += await self.check_standings()
         except Exception as e:  # the standings' own checks: listed, never fatal
@@ -1486,6 +1497,29 @@ class Repository:
             r = await cur.fetchone()
         return r[0] if r is not None else None
 
+    # ---------------------------------------------------------------- tile styles
+
+    async def tile_styles(self) -> tuple[dict[int, str], dict[tuple[int, int], str]]:
+        """Every club's default tile style (guild -> style) and every player's own ((guild, user)
+        -> style); a row whose values are not a style is left out with a warning (``db check``
+        lists it)."""
+        clubs: dict[int, str] = {}
+        players: dict[tuple[int, int], str] = {}
+        async with self.db.execute("SELECT guild_id, tile_style FROM club_settings WHERE tile_style IS NOT NULL") as cur:
+            for r in await cur.fetchall():
+                if bad_columns(r, CLUB_RULES) is None:
+                    clubs[r["guild_id"]] = r["tile_style"]
+                else:
+                    log.warning("club_settings row of server %s: %s", _shown(r["guild_id"]), bad_columns(r, CLUB_RULES))
+        async with self.db.execute("SELECT * FROM tile_styles") as cur:
+            for r in await cur.fetchall():
+                why = bad_columns(r, TILE_STYLE_RULES)
+                if why is None:
+                    players[(r["guild_id"], r["user_id"])] = r["style"]
+                else:
+                    log.warning("tile_styles row (server %s, user %s): %s", _shown(r["guild_id"]), _shown(r["user_id"]), why)
+        return clubs, players
+
     # ---------------------------------------------------------------- play statistics cache
 
     async def cached_stats(self, game_ids: Sequence[int]) -> dict[tuple[int, int], tuple[int, ...]]:
@@ -1816,6 +1850,27 @@ def set_default_house(conn: sqlite3.Connection, guild_id: int, house_id: int | N
         (guild_id, house_id),
     )
     return r[0] if r is not None else None
+
+
+def set_club_tile_style(conn: sqlite3.Connection, guild_id: int, style: str | None) -> Any:
+    """The club's default tile style (None: the bot's); the previous one as stored."""
+    r = conn.execute("SELECT tile_style FROM club_settings WHERE guild_id = ?", (guild_id,)).fetchone()
+    conn.execute(
+        "INSERT INTO club_settings (guild_id, tile_style) VALUES (?, ?) ON CONFLICT(guild_id) DO UPDATE SET tile_style = excluded.tile_style",
+        (guild_id, style),
+    )
+    return r[0] if r is not None else None
+
+
+def set_player_tile_style(conn: sqlite3.Connection, guild_id: int, user_id: int, style: str | None) -> None:
+    """A player's own tile style in a server (None: the club's again)."""
+    if style is None:
+        conn.execute("DELETE FROM tile_styles WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    else:
+        conn.execute(
+            "INSERT INTO tile_styles (guild_id, user_id, style) VALUES (?, ?, ?) ON CONFLICT(guild_id, user_id) DO UPDATE SET style = excluded.style",
+            (guild_id, user_id, style),
+        )
 
 
 def _statements(sql: str) -> list[str]:

@@ -76,7 +76,8 @@ def test_a_version_1_database_upgrades_with_nothing_lost(tmp_path: Path) -> None
         await again.open()
         assert await again.schema_version() == latest
         async with again.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
-            assert (await cur.fetchone())[0] == latest  # type: ignore[index]
+            # one row per migration file (the numbers may have gaps while branches add theirs)
+            assert (await cur.fetchone())[0] == len(list(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")))  # type: ignore[index]
         await again.close()
 
     asyncio.run(main())

@@ -196,10 +196,11 @@ def test_seat_table_is_the_table_from_that_seat_with_the_hand_under_it() -> None
     """The picture for one player: the table from their seat, their hand (as render_hand draws it)
     under it; a hand wider than the table is drawn with smaller tiles rather than make the whole
     picture wider (a phone shrinks it to its width), and what still does not fit widens it."""
-    hand = (parse_tiles("1234m567p"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
+    hand = (parse_tiles("12m"), [("pon", parse_tiles("666z"), 0)], parse_tiles("9s")[0])
     wide = (parse_tiles("1234m567p"), [("kakan", parse_tiles("2222z"), 2), ("minkan", parse_tiles("8888p"), 3)] * 2, None)
     sizes = {render_hand(*x, title="you are S") for x in (hand, wide)}
-    assert len({_open(x).width <= 748 for x in sizes}) == 2  # one fits under the table, one does not
+    table_w = min(_open(render_table(sample_table(n))).width for n in (4, 3))
+    assert len({_open(x).width <= table_w for x in sizes}) == 2  # one fits under the table, one does not
     for players in (4, 3):
         for concealed, melds, drawn in (hand, wide):
             for b in range(players):
@@ -277,6 +278,24 @@ def test_fixed_palette_pictures_look_like_the_drawing() -> None:
                 data = make()
                 assert _open(data).mode == "P", (mode, name)
                 assert _mean_error(truth[name], _rgb(data)) < 2.5, (mode, name)
+    finally:
+        set_png_options(old)
+
+
+def test_fixed_palette_serves_the_letter_tiles_too() -> None:
+    """The letters style's pictures, mapped to the shared palette, stay as close to the drawing."""
+    from bot.render.pictures import PngOptions, set_png_options
+    from bot.render.tiles import tile_style
+
+    old = set_png_options(PngOptions("none", 1))
+    try:
+        with tile_style("letters"):
+            truth = {name: _rgb(make()) for name, make in sample_pictures().items()}
+            set_png_options(PngOptions("fixed", 1))
+            for name, make in sample_pictures().items():
+                data = make()
+                assert _open(data).mode == "P", name
+                assert _mean_error(truth[name], _rgb(data)) < 2.5, name
     finally:
         set_png_options(old)
 

@@ -166,3 +166,38 @@ def test_the_gallery_writes_both_styles(tmp_path: Path) -> None:
     faces = _rgb(Image.open(tmp_path / "faces" / "all_tiles.png"))
     letters = _rgb(Image.open(tmp_path / "letters" / "all_tiles.png"))
     assert faces.shape == letters.shape and np.abs(faces - letters).mean() > 5
+
+
+def test_the_gallery_shows_every_sample_at_phone_width_in_both_styles(tmp_path: Path) -> None:
+    from bot.render.samples import ABOUT, sample_pictures
+
+    assert gallery_main(["gallery", str(tmp_path)]) == 0
+    names = set(sample_pictures())
+    assert set(ABOUT) == names  # every picture has its caption
+    index = (tmp_path / "README.md").read_text(encoding="utf-8")
+    for style in STYLES:
+        written = {p.stem for p in (tmp_path / style).glob("*.png")}
+        assert written == names, style
+        for name in names:
+            img = Image.open(tmp_path / style / f"{name}.png")
+            assert img.width <= 360 and img.mode == "P", (style, name)
+            assert f'src="{style}/{name}.png"' in index
+    # the styles differ where tiles are drawn, not in the standings (no tiles)
+    a, b = (_rgb(Image.open(tmp_path / s / "table4.png")) for s in STYLES)
+    assert a.shape == b.shape and np.abs(a - b).mean() > 2
+    a, b = (_rgb(Image.open(tmp_path / s / "final.png")) for s in STYLES)
+    assert (a == b).all()
+
+
+def test_the_committed_gallery_is_complete_and_small() -> None:
+    """docs/gallery is what ``python -m bot.render gallery docs/gallery`` writes: every sample in
+    both styles, the index naming each, under 2 MB in all."""
+    from bot.render.samples import sample_pictures
+
+    gallery = ROOT / "docs" / "gallery"
+    index = (gallery / "README.md").read_text(encoding="utf-8")
+    for style in STYLES:
+        assert {p.stem for p in (gallery / style).glob("*.png")} == set(sample_pictures()), style
+        for name in sample_pictures():
+            assert f'src="{style}/{name}.png"' in index
+    assert sum(p.stat().st_size for p in gallery.rglob("*.png")) < 2 * 1024 * 1024
