@@ -27,6 +27,7 @@ from bot.storage.repository import (
     Rule,
     _checked,
     _integer,
+    _json_object,
     _number,
     _one_of,
     _shown,
@@ -46,12 +47,8 @@ def _json_list(v: Any) -> bool:
 
 
 def _json_obj(v: Any) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        return isinstance(json.loads(v), dict)
-    except ValueError:
-        return False
+    """A JSON object (not NULL)."""
+    return v is not None and _json_object(v)
 
 
 def _player_key(v: Any) -> bool:
