@@ -115,9 +115,12 @@ class MjaiProcess:
         if last and self.alive:
             with suppress(Exception):
                 await asyncio.wait_for(self.send(last), 1.0)
+                assert proc.stdin is not None
+                proc.stdin.close()  # end of input: a program that reads to the end stops by itself
+                await asyncio.wait_for(proc.wait(), 1.0)
+        with suppress(ProcessLookupError, PermissionError):  # whatever it started goes too
+            os.killpg(proc.pid, signal.SIGKILL)
         if proc.returncode is None:
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
             with suppress(ProcessLookupError):
                 proc.kill()
         with suppress(Exception):

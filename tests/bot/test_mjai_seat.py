@@ -1,0 +1,156 @@
+"""AI seats played by an outside mjai program (bot/ai/mjai_seat.py) through TableService, no
+Discord: a faulty program is answered by auto actions and, after three faults, replaced by the
+built-in AI; its processes never outlive the game; only listed programs can be seated; the
+settings are read from the environment."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.ai.mjai_seat import MAX_FAULTS
+from bot.config import ConfigError, mjai_bots
+from bot.storage.repository import Repository
+from bot.tables import TableError, TableService
+from engine.table.actions import Action
+from engine.table.game import Game
+
+BOT = Path(__file__).parent / "mjai_bots" / "tsumogiri_bot.py"
+
+
+def program(record: Path, *extra: str) -> tuple[str, ...]:
+    return (sys.executable, str(BOT), "--record", str(record), *extra)
+
+
+def pids(record: Path) -> list[int]:
+    return [int(line.split()[1]) for line in record.read_text().splitlines() if line.startswith("pid ")]
+
+
+def gone(pid: int) -> bool:
+    """The process is gone and reaped (a zombie would still answer signal 0)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def _all_ai_table(tmp: Path, kind: str, programs: dict[str, tuple[str, ...]], seed: str = "mjai-seat") -> tuple[Repository, TableService, int]:
+    repo = Repository(tmp / "t.sqlite3")
+    await repo.open()
+    svc = TableService(repo, mjai_bots=programs)
+    svc.mjai.deadline_cap = 0.5  # a silent program costs half a second a decision, not ten
+    svc.mjai.startup_grace = 2.0
+    svc.new_seed = lambda: seed
+    t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice", length="tonpuu")
+    await svc.leave(t.id, 10)
+    await svc.add_ai(t.id, 1, kind)
+    await svc.add_ai(t.id, 3)
+    return repo, svc, t.id
+
+
+@pytest.mark.parametrize("fault", ["garbage", "illegal", "silent", "crash"])
+def test_a_faulty_program_gets_auto_actions_then_the_builtin_ai(tmp_path: Path, fault: str, caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        record = tmp_path / "record.txt"
+        repo, svc, tid = await _all_ai_table(tmp_path, "mjai:faulty", {"faulty": program(record, "--fault", fault)})
+        caplog.set_level(logging.WARNING, logger="bot.ai.mjai_seat")
+        update = await svc.start(tid, 10)  # four AI seats: the whole game is played here
+        t = svc.tables[tid]
+        g = t.game
+        assert g is not None and g.over and t.row.status == "finished"
+        seat = next(s.seat for s in t.seats if s.ai == "mjai:faulty")
+        # three faults, each answered by the seat's auto action, then the built-in AI for the rest
+        faults = [r.getMessage() for r in caplog.records if "auto action" in r.getMessage()]
+        assert len(faults) == MAX_FAULTS, faults
+        stored = [Action.parse(text) for _, text in await repo.actions(tid)]
+        for line in faults:
+            m = re.search(r"at move (\d+); auto action (\S+)", line)
+            assert m is not None, line
+            serial, text = int(m[1]), m[2]
+            replay = Game(g.ruleset, t.row.seed)
+            for a in stored[:serial]:
+                replay.play(a)
+            assert stored[serial].text == text == TableService.auto_action(replay, seat).text
+        assert any("built-in AI plays the rest" in r.getMessage() for r in caplog.records)
+        assert update.notices == [
+            f"{t.seats[seat].name}'s program (faulty) made {MAX_FAULTS} faulty moves, "
+            "so the built-in AI plays that seat for the rest of the game."
+        ]
+        # each fault killed its process (it would be restarted at the next decision); none is left
+        started = pids(record)
+        assert len(started) == MAX_FAULTS
+        assert all(gone(p) for p in started)
+        assert not svc.mjai.seats
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_a_whole_game_with_a_good_program_has_no_fault(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        record = tmp_path / "record.txt"
+        repo, svc, tid = await _all_ai_table(tmp_path, "mjai:tsumogiri", {"tsumogiri": program(record)})
+        caplog.set_level(logging.WARNING, logger="bot.ai.mjai_seat")
+        update = await svc.start(tid, 10)
+        g = svc.tables[tid].game
+        assert g is not None and g.over and not update.notices
+        assert not [r for r in caplog.records if r.name == "bot.ai.mjai_seat"]
+        (pid,) = pids(record)  # one process for the whole game, closed at its end
+        assert gone(pid)
+        lines = [ln for ln in record.read_text().splitlines() if not ln.startswith("pid ")]
+        assert '"end_game"' in lines[-1]
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_only_listed_programs_can_be_seated(tmp_path: Path) -> None:
+    async def main() -> None:
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo, mjai_bots={"rulebase": ("true",)})
+        t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice")
+        assert svc.ai_kinds() == ["smart", "greedy", "mjai:rulebase"]
+        for unknown in ("mjai:/bin/sh", "mortal", "mjai:mortal", "sh -c 'rm -rf /'"):
+            with pytest.raises(TableError, match="there is no AI called"):
+                await svc.add_ai(t.id, 1, unknown)
+        await svc.add_ai(t.id, 1, "rulebase")  # a listed program by its bare name
+        await svc.add_ai(t.id, 1, "mjai:rulebase")
+        await svc.add_ai(t.id, 1, "greedy")
+        assert [(s.ai, s.name) for s in t.seats[1:]] == [
+            ("mjai:rulebase", "rulebase"),
+            ("mjai:rulebase", "rulebase 2"),
+            ("greedy", "AI 1"),
+        ]
+        # the kind is stored with the seat: a restart finds it
+        row = await repo.get_table(t.id)
+        assert row is not None and [s.ai for s in row.seats[1:]] == ["mjai:rulebase", "mjai:rulebase", "greedy"]
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_settings_list_programs_by_name() -> None:
+    env = {
+        "JANTAKU_MJAI_BOTS": "rulebase, my-bot",
+        "JANTAKU_MJAI_RULEBASE": "/opt/venv/bin/python '/opt/my bots/rulebase.py' --fast",
+        "JANTAKU_MJAI_MY_BOT": "./run.sh",
+    }
+    assert mjai_bots(env) == {
+        "rulebase": ("/opt/venv/bin/python", "/opt/my bots/rulebase.py", "--fast"),
+        "my-bot": ("./run.sh",),
+    }
+    assert mjai_bots({}) == {}
+    with pytest.raises(ConfigError, match="JANTAKU_MJAI_MORTAL gives no command line"):
+        mjai_bots({"JANTAKU_MJAI_BOTS": "mortal"})
+    with pytest.raises(ConfigError, match="lower-case"):
+        mjai_bots({"JANTAKU_MJAI_BOTS": "Bad Name", "JANTAKU_MJAI_BAD NAME": "x"})
+    with pytest.raises(ConfigError, match="not a command line"):
+        mjai_bots({"JANTAKU_MJAI_BOTS": "q", "JANTAKU_MJAI_Q": "python 'unclosed"})
