@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 from pathlib import Path
+
+import pytest
 
 from bot.storage.repository import Repository
 from engine.logs.export import to_mjai
@@ -16,8 +19,22 @@ from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
 from tests.bot.harness import club, play_out
+from tests.bot.mjai_bots.venv import mjai_python
 
-BOT = Path(__file__).parents[1] / "bot" / "mjai_bots" / "tsumogiri_bot.py"
+BOTS = Path(__file__).parents[1] / "bot" / "mjai_bots"
+BOT = BOTS / "tsumogiri_bot.py"
+
+
+def _masked(ev: dict, full: dict, seat: int) -> None:
+    """``ev`` is ``full`` as ``seat`` may hear it: no other seat's starting tiles or draws."""
+    if full["type"] == "start_kyoku":
+        assert ev["tehais"][seat] == full["tehais"][seat]
+        assert all(ev["tehais"][s] == ["?"] * 13 for s in range(4) if s != seat), ev
+        assert {**ev, "tehais": full["tehais"]} == full
+    elif full["type"] == "tsumo" and full["actor"] != seat:
+        assert ev == {**full, "pai": "?"}
+    else:
+        assert ev == full
 
 
 def test_whole_game_with_an_mjai_program_in_one_seat(tmp_path: Path) -> None:
@@ -58,14 +75,7 @@ def test_whole_game_with_an_mjai_program_in_one_seat(tmp_path: Path) -> None:
         assert len(heard) == len(export)
         assert heard[0] == {**export[0], "id": seat}
         for full, ev in zip(export[1:], heard[1:], strict=True):
-            if full["type"] == "start_kyoku":
-                assert ev["tehais"][seat] == full["tehais"][seat]
-                assert all(ev["tehais"][s] == ["?"] * 13 for s in range(4) if s != seat), ev
-                assert {**ev, "tehais": full["tehais"]} == full
-            elif full["type"] == "tsumo" and full["actor"] != seat:
-                assert ev == {**full, "pai": "?"}
-            else:
-                assert ev == full
+            _masked(ev, full, seat)
         # its answers were played: each of its discards is the tile it just drew
         again = Game(replay.ruleset, replay.seed)
         discards = 0
@@ -77,5 +87,40 @@ def test_whole_game_with_an_mjai_program_in_one_seat(tmp_path: Path) -> None:
                     discards += 1
             again.apply(a)
         assert discards > 20
+
+    asyncio.run(main())
+
+
+def test_whole_game_with_the_mjai_packages_rulebase_bot(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    python, why = mjai_python()
+    if python is None:
+        pytest.skip(why)
+
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            c.bot.service.mjai.programs = {"rulebase": (str(python), str(BOTS / "rulebase_bot.py"))}
+            caplog.set_level(logging.WARNING, logger="bot.ai.mjai_seat")
+            await c.slash("alice", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
+            await c.slash("alice", "table add-ai", {"kind": "rulebase"})
+            await c.slash("alice", "table add-ai", {"seats": 2})
+            await c.slash("alice", "table start", {})
+            await play_out(c, ["alice"])
+            t = c.bot.service.tables[1]
+            g = t.game
+            assert g is not None and g.over
+            seat = next(s.seat for s in t.seats if s.ai == "mjai:rulebase")
+            repo = Repository(c.db)
+            await repo.open()
+            stored = [a for _, a in await repo.actions(1)]
+            row = await repo.get_table(1)
+            await repo.close()
+            assert row is not None and row.status == "finished"
+            replay = Game(find_ruleset(row.ruleset).with_options(**row.options), row.seed)
+            for text in stored:
+                replay.play(Action.parse(text))
+            assert replay.over and replay.final_scores == g.final_scores
+        # every answer it gave was legal and in time: no fault, no fallback
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.ai.mjai_seat"] == []
+        assert any(a.seat == seat and a.type.name in ("DISCARD", "RIICHI") for a in replay.actions)
 
     asyncio.run(main())
