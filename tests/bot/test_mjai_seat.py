@@ -6,6 +6,7 @@ settings are read from the environment."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import re
@@ -154,3 +155,51 @@ def test_settings_list_programs_by_name() -> None:
         mjai_bots({"JANTAKU_MJAI_BOTS": "Bad Name", "JANTAKU_MJAI_BAD NAME": "x"})
     with pytest.raises(ConfigError, match="not a command line"):
         mjai_bots({"JANTAKU_MJAI_BOTS": "q", "JANTAKU_MJAI_Q": "python 'unclosed"})
+
+
+def test_after_a_restart_the_program_is_started_again_and_told_the_game_so_far(tmp_path: Path) -> None:
+    async def main() -> None:
+        record = tmp_path / "record.txt"
+        programs = {"tsumogiri": program(record)}
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo, mjai_bots=programs)
+        svc.new_seed = lambda: "mjai-restart"
+        t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice", length="tonpuu")
+        await svc.add_ai(t.id, 1, "mjai:tsumogiri")
+        await svc.add_ai(t.id, 2)
+        await svc.start(t.id, 10)
+
+        async def alice_plays(svc: TableService, moves: int) -> None:
+            tt = svc.tables[t.id]
+            for _ in range(moves):
+                g = tt.game
+                if g is None or g.over:
+                    return
+                legal = list(g.legal_actions(tt.seat_of(10)))  # type: ignore[arg-type]
+                a = next((x for x in legal if x.type.name in ("DISCARD", "PASS")), legal[0])
+                await svc.act(t.id, 10, a.text, tt.decision_serial())
+
+        await alice_plays(svc, 12)
+        await svc.mjai.close_all()  # the bot stops (JantakuBot.close)
+        await repo.close()
+        first = record.read_text().splitlines()
+
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo, mjai_bots=programs)
+        await svc.load()
+        await alice_plays(svc, 10_000)
+        g = svc.tables[t.id].game
+        assert g is not None and g.over
+        await repo.close()
+        lines = record.read_text().splitlines()
+        assert len(pids(record)) == 2 and all(gone(p) for p in pids(record))
+        heard_before = [ev for ln in first[1:] for ev in json.loads(ln)]
+        after = lines[len(first) :]
+        assert after[0].startswith("pid ")
+        told = json.loads(after[1])  # the restarted program's first line: the game from its start
+        assert told[0]["type"] == "start_game" and len(told) > len(heard_before)
+        assert told[: len(heard_before)] == heard_before
+
+    asyncio.run(main())
