@@ -158,9 +158,14 @@ class MjaiSeat:
             self.proc = None
 
     async def _ask(self, events: list[dict[str, Any]], deadline: float) -> Any:
-        assert self.proc is not None
-        await self.proc.send(events)
-        return await asyncio.wait_for(self.proc.answer(), max(0.05, deadline - asyncio.get_running_loop().time()))
+        proc = self.proc
+        assert proc is not None
+
+        async def exchange() -> Any:
+            await proc.send(events)  # under the deadline too: a program that stops reading fills the pipe
+            return await proc.answer()
+
+        return await asyncio.wait_for(exchange(), max(0.05, deadline - asyncio.get_running_loop().time()))
 
     async def decide(self, g: Game, seat_time: float, grace: float = STARTUP_GRACE) -> Action:
         """The program's move for the seat within ``seat_time`` (and ``grace`` more just after a

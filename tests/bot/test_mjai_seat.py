@@ -15,10 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai.mjai_seat import MAX_FAULTS
+from bot.ai.mjai_seat import MAX_FAULTS, Fault, MjaiSeat
 from bot.config import ConfigError, mjai_bots
 from bot.storage.repository import Repository
 from bot.tables import TableError, TableService
+from engine.logs.mjai_live import MjaiStream
+from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
 
@@ -201,5 +203,27 @@ def test_after_a_restart_the_program_is_started_again_and_told_the_game_so_far(t
         told = json.loads(after[1])  # the restarted program's first line: the game from its start
         assert told[0]["type"] == "start_game" and len(told) > len(heard_before)
         assert told[: len(heard_before)] == heard_before
+
+    asyncio.run(main())
+
+
+def test_a_program_that_stops_reading_is_a_fault_within_the_deadline() -> None:
+    """A question larger than the pipe and the write buffer hold (a long game told at a restart)
+    to a program that never reads: the write itself waits, and the deadline still ends it."""
+
+    async def main() -> None:
+        rs = find_ruleset("tenhou")
+        g = Game(rs, "deaf")
+        seat = MjaiSeat("deaf", (sys.executable, "-c", "import time; time.sleep(60)"), g.to_act()[0], MjaiStream(rs, "deaf", "abcd"))
+        seat.stream.events.append({"type": "none", "padding": "x" * 400_000})  # a question of 400 KB
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        with pytest.raises(Fault, match="no answer within 0.3 s"):
+            await asyncio.wait_for(seat.decide(g, 0.3, grace=0.2), 5.0)  # a write that waits forever fails here
+        assert loop.time() - t0 < 2.0
+        assert seat.proc is not None
+        pid = seat.proc.proc.pid
+        await seat.close()
+        assert gone(pid)
 
     asyncio.run(main())
