@@ -263,8 +263,8 @@ class MjaiSeats:
                 s.fallen = True
                 log.warning("table %s seat %s (mjai %s): the built-in AI plays the rest of the game", table_id, seat, name)
                 notice = (
-                    f"{names[seat]}'s program ({name}) made {s.faults} faulty moves, "
-                    "so the built-in AI plays that seat for the rest of the game."
+                    f"{names[seat]}: the mjai program {name} made {s.faults} faulty moves, "
+                    "so the built-in AI plays this seat for the rest of the game."
                 )
             return Decision(a, str(e), notice)
 

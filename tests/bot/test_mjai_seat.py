@@ -83,8 +83,8 @@ def test_a_faulty_program_gets_auto_actions_then_the_builtin_ai(tmp_path: Path, 
             assert stored[serial].text == text == TableService.auto_action(replay, seat).text
         assert any("built-in AI plays the rest" in r.getMessage() for r in caplog.records)
         assert update.notices == [
-            f"{t.seats[seat].name}'s program (faulty) made {MAX_FAULTS} faulty moves, "
-            "so the built-in AI plays that seat for the rest of the game."
+            f"{t.seats[seat].name}: the mjai program faulty made {MAX_FAULTS} faulty moves, "
+            "so the built-in AI plays this seat for the rest of the game."
         ]
         # each fault killed its process (it would be restarted at the next decision); none is left
         started = pids(record)

@@ -124,3 +124,23 @@ def test_whole_game_with_the_mjai_packages_rulebase_bot(tmp_path: Path, caplog: 
         assert any(a.seat == seat and a.type.name in ("DISCARD", "RIICHI") for a in replay.actions)
 
     asyncio.run(main())
+
+
+def test_a_faulty_program_is_replaced_and_the_channel_told_once(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            c.bot.service.mjai.programs = {"broken": (sys.executable, str(BOT), "--fault", "garbage")}
+            await c.slash("alice", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
+            await c.slash("alice", "table add-ai", {"kind": "broken", "seats": 1})
+            await c.slash("alice", "table add-ai", {"seats": 2})
+            await c.slash("alice", "table start", {})
+            await play_out(c, ["alice"])
+            await c.server.wait_for(lambda: any("final standings" in m.content for m in c.server.messages(c.channel_id)), timeout=20)
+            t = c.bot.service.tables[1]
+            assert t.game is not None and t.game.over and t.row.status == "finished"
+            told = [m.content for m in c.server.messages(c.channel_id) if "mjai program" in m.content]
+            assert told == [
+                "broken: the mjai program broken made 3 faulty moves, so the built-in AI plays this seat for the rest of the game."
+            ]
+
+    asyncio.run(main())
