@@ -44,6 +44,13 @@ def test_whole_game_with_an_mjai_program_in_one_seat(tmp_path: Path) -> None:
             # the owner's list (JANTAKU_MJAI_BOTS in .env, bot.config): this one program
             c.bot.service.mjai.programs = {"tsumogiri": (sys.executable, str(BOT), "--record", str(record))}
             await c.slash("alice", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
+            # kind autocompletes: the built-in AIs and the listed programs, nothing else
+            rec = await c.server.autocomplete(c.users["alice"].id, c.guild_id, c.channel_id, "table add-ai", {"kind": ""}, "kind")
+            await rec.response()
+            assert [ch["value"] for ch in rec.choices or []] == ["smart", "greedy", "mjai:tsumogiri"]
+            rec = await c.server.autocomplete(c.users["alice"].id, c.guild_id, c.channel_id, "table add-ai", {"kind": "tsu"}, "kind")
+            await rec.response()
+            assert [ch["value"] for ch in rec.choices or []] == ["mjai:tsumogiri"]
             rec = await c.slash("alice", "table add-ai", {"kind": "mortal"})
             (refusal,) = c.replies(rec)  # an unlisted name: one sentence naming what can be seated
             assert refusal.startswith("there is no AI called 'mortal'") and "mjai:tsumogiri" in refusal
