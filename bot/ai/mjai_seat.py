@@ -146,6 +146,7 @@ class MjaiSeat:
     sent: int = 0  # events of the stream the program has heard
     faults: int = 0
     fallen: bool = False  # plays the built-in AI for the rest of the game
+    heard_reach: bool = False  # the program was sent its own reach before the engine's riichi
 
     async def close(self, final: Game | None = None) -> None:
         """Stop the program; ``final``, a game that is over, is told to it first (up to end_game)."""
@@ -154,6 +155,8 @@ class MjaiSeat:
             if final is not None and final.over and self.stream.follows(final.actions):
                 self.stream.sync(final.actions)
                 last = self.stream.view(self.seat, self.sent)
+                if self.heard_reach:
+                    last = _without_reach(last, self.seat)
             await self.proc.close(last)
             self.proc = None
 
@@ -181,10 +184,14 @@ class MjaiSeat:
                 self.proc = None
                 raise Fault(f"the program could not be started ({e.strerror or e})") from None
             self.sent = 0
+            self.heard_reach = False  # a new program hears the whole game, riichi included
             deadline += grace
         self.stream.sync(g.actions)
         events = self.stream.view(self.seat, self.sent)
         self.sent = len(self.stream.events)
+        if self.heard_reach:  # (a kan's dora may come before it)
+            self.heard_reach = False
+            events = _without_reach(events, self.seat)
         try:
             ans = await self._ask(events, deadline)
             first = parse_answer(ans, g, self.seat)
@@ -195,8 +202,7 @@ class MjaiSeat:
             ans = await self._ask(reach, deadline)
             second = parse_answer(ans, g, self.seat, after_reach=True)
             assert isinstance(second, Action)
-            # the stream writes this riichi as reach + dahai: the program has heard the reach
-            self.sent += 1
+            self.heard_reach = True  # the stream writes this riichi as reach + dahai: skip that reach
             return second
         except TimeoutError:
             raise Fault(f"no answer within {seat_time:.1f} s") from None
@@ -204,6 +210,14 @@ class MjaiSeat:
             raise Fault(f"an illegal answer ({e})") from None
         except (BrokenPipeError, ConnectionResetError):
             raise Fault("the program exited") from None
+
+
+def _without_reach(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """``events`` without their first ``reach`` of ``seat`` (which the program already heard)."""
+    for i, ev in enumerate(events):
+        if ev.get("type") == "reach" and ev.get("actor") == seat:
+            return events[:i] + events[i + 1 :]
+    return events
 
 
 class MjaiSeats:

@@ -19,6 +19,7 @@ from bot.ai.mjai_seat import MAX_FAULTS, Fault, MjaiSeat
 from bot.config import ConfigError, mjai_bots
 from bot.storage.repository import Repository
 from bot.tables import TableError, TableService
+from engine.logs.export import mjai_tile
 from engine.logs.mjai_live import MjaiStream
 from engine.rules import find_ruleset
 from engine.table.actions import Action
@@ -225,5 +226,51 @@ def test_a_program_that_stops_reading_is_a_fault_within_the_deadline() -> None:
         pid = seat.proc.proc.pid
         await seat.close()
         assert gone(pid)
+
+    asyncio.run(main())
+
+
+REACH_BOT = """
+import json, sys
+pai, record, seat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with open(record, "a") as out:
+    for n, line in enumerate(sys.stdin):
+        out.write(line)
+        out.flush()
+        last = json.loads(line)[-1]
+        if n == 0:
+            answer = {"type": "reach", "actor": seat}
+        elif n == 1:
+            answer = {"type": "dahai", "actor": seat, "pai": pai}
+        elif last["type"] == "tsumo" and last["actor"] == seat:
+            answer = {"type": "dahai", "actor": seat, "pai": last["pai"]}
+        else:
+            answer = {"type": "none"}
+        print(json.dumps(answer), flush=True)
+"""
+
+
+def test_riichi_is_reach_then_the_discard_and_the_reach_is_not_told_twice(tmp_path: Path) -> None:
+    async def main() -> None:
+        from tests.engine.test_mjai_live import _first, _self_play
+
+        _, before = _self_play("live-2")
+        g, seat, riichi = _first(before, lambda g, a: a.type.name == "RIICHI")
+        script = tmp_path / "reach_bot.py"
+        script.write_text(REACH_BOT)
+        record = tmp_path / "heard.txt"
+        argv = (sys.executable, str(script), mjai_tile(riichi.tile), str(record))
+        s = MjaiSeat("reach", argv, seat, MjaiStream(g.ruleset, g.seed, "abcd"))
+        assert await s.decide(g, 5.0) == riichi
+        g.apply(riichi)
+        while seat not in g.to_act():  # the others play on until the seat is asked again
+            g.apply(TableService.auto_action(g, g.to_act()[0]))
+        await s.decide(g, 5.0)
+        await s.close()
+        first, second, third = (json.loads(ln) for ln in record.read_text().splitlines())
+        assert first[-1]["type"] in ("tsumo", "dahai") and second == [{"type": "reach", "actor": seat}]
+        # the stream writes the riichi as reach + dahai: the program hears only the dahai
+        assert third[0] == {"type": "dahai", "actor": seat, "pai": mjai_tile(riichi.tile), "tsumogiri": third[0]["tsumogiri"]}
+        assert not [ev for ev in third if ev["type"] == "reach"]
 
     asyncio.run(main())
