@@ -699,9 +699,8 @@ class TableService:
                 for seat in acting:
                     s = t.seats[seat]
                     if s.ai is not None:
-                        a = (await self._mjai_move(t, g, seat, notices) if is_mjai(s.ai) else None) or POLICIES.get(
-                            s.ai, POLICIES["smart"]
-                        )(g, seat, rng)
+                        played = await self._mjai_move(t, g, seat, notices) if is_mjai(s.ai) else None
+                        a = played if played is not None else POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
                     else:
                         auto = self._auto_for(t, g, seat)
                         if auto is None:
