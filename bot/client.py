@@ -69,7 +69,7 @@ class JantakuBot(commands.Bot):
         )
         self.settings = settings
         self.repo = Repository(settings.database)
-        self.service = TableService(self.repo, ai_delay=settings.ai_delay)
+        self.service = TableService(self.repo, ai_delay=settings.ai_delay, mjai_bots=settings.mjai_bots)
         self.standings = StandingsService(self.repo)
         self.house = HouseRules(self.repo)
         self.league = LeagueService(self.repo, self.service, self.standings)
@@ -152,5 +152,6 @@ class JantakuBot(commands.Bot):
     async def close(self) -> None:
         await self.timers.stop()
         await self.league.stop()
+        await self.service.mjai.close_all()  # no outside program outlives the bot
         await super().close()
         await self.repo.close()

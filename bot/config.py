@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import re
+import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import load_dotenv
@@ -25,6 +27,8 @@ class Settings:
     http_connections: int = 48  # HTTP connections to Discord kept open at most (0 = no limit)
     api_base: str = ""  # testing only: a local Discord-protocol server's REST base URL
     gateway: str = ""  # testing only: its gateway websocket URL
+    #: the mjai programs a club may seat (``/table add-ai kind:mjai:<name>``): name -> argv
+    mjai_bots: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -52,4 +56,30 @@ class Settings:
             http_connections=int(conns),
             api_base=os.environ.get("JANTAKU_DISCORD_API", "").strip(),
             gateway=os.environ.get("JANTAKU_DISCORD_GATEWAY", "").strip(),
+            mjai_bots=mjai_bots(os.environ),
         )
+
+
+_MJAI_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+
+
+def mjai_bots(env: dict[str, str] | os._Environ[str]) -> dict[str, tuple[str, ...]]:
+    """The mjai programs the owner lists: ``JANTAKU_MJAI_BOTS=name1,name2`` and, for each name,
+    ``JANTAKU_MJAI_<NAME>=<command line>`` (NAME upper-cased, ``-`` as ``_``). The command line is
+    split as a shell would split it (shlex) but run without a shell."""
+    listed = [n.strip() for n in env.get("JANTAKU_MJAI_BOTS", "").split(",") if n.strip()]
+    out: dict[str, tuple[str, ...]] = {}
+    for name in listed:
+        if not _MJAI_NAME.fullmatch(name):
+            raise ConfigError(
+                f"JANTAKU_MJAI_BOTS lists {name!r}: a name is lower-case letters, digits, - and _ (at most 32)"
+            )
+        key = "JANTAKU_MJAI_" + name.upper().replace("-", "_")
+        try:
+            argv = tuple(shlex.split(env.get(key, "")))
+        except ValueError as e:
+            raise ConfigError(f"{key} is not a command line ({e})") from None
+        if not argv:
+            raise ConfigError(f"JANTAKU_MJAI_BOTS lists {name!r} but {key} gives no command line")
+        out[name] = argv
+    return out

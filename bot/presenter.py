@@ -768,9 +768,20 @@ class Presenter:
         # the channel (the first table message, results, the picture) goes its own way: a busy
         # channel never holds the hands back
         self._channel_due(t, u.actions)
+        for note in u.notices:  # an mjai seat fell back to the built-in AI: said once, as it happens
+            task = asyncio.create_task(self._notice(t, note), name=f"jantaku-table-notice-{t.id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
         # the hands and their buttons: that is what the players are waiting for (and a button left
         # up after the game moved on only earns "that turn has passed")
         self._hands_due(t)
+
+    async def _notice(self, t: Table, text: str) -> None:
+        try:
+            ch = await self.channel(t)
+            await ch.send(content=text)
+        except Exception:  # a notice lost is logged; the game goes on
+            log.exception("table %s: could not post a notice", t.id)
 
     async def post_pending(self, t: Table) -> None:
         """After a restart: whatever the channel is still owed (results, final standings)."""

@@ -31,6 +31,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from bot.ai.mjai_seat import MjaiSeats, is_mjai, program_of
 from bot.ai.policy import POLICIES
 from bot.errors import UserError
 from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow
@@ -202,6 +203,7 @@ class Update:
     hands_ended: int  # number of hand results added
     game_over: bool
     expired: bool = False  # the first action was made by the turn clock for a human who did not act
+    notices: list[str] = field(default_factory=list)  # sentences for the table channel (an mjai seat fell back)
 
 
 Listener = Callable[[Update], Awaitable[None]]
@@ -236,8 +238,12 @@ def length_text(row: TableRow) -> str:
 
 
 class TableService:
-    def __init__(self, repo: Repository, *, ai_delay: float = 0.0) -> None:
+    def __init__(
+        self, repo: Repository, *, ai_delay: float = 0.0, mjai_bots: dict[str, tuple[str, ...]] | None = None
+    ) -> None:
         self.repo = repo
+        #: the seats played by outside mjai programs (bot.ai.mjai_seat), and the programs listed
+        self.mjai = MjaiSeats(mjai_bots)
         self.tables: dict[int, Table] = {}
         self.listeners: list[Listener] = []
         self.ai_delay = ai_delay
@@ -394,7 +400,21 @@ class TableService:
             t.row.seats = seats
         return t
 
-    async def add_ai(self, table_id: int, count: int) -> Table:
+    def ai_kinds(self) -> list[str]:
+        """The AI kinds ``/table add-ai kind:`` offers: the built-in ones, then the listed mjai programs."""
+        return [*POLICIES, *self.mjai.kinds()]
+
+    def ai_kind(self, kind: str | None) -> str:
+        """The stored kind ``kind`` names (a listed program also by its bare name); TableError if none."""
+        key = (kind or "smart").strip()
+        if key in POLICIES or (is_mjai(key) and program_of(key) in self.mjai.programs):
+            return key
+        if key in self.mjai.programs:
+            return "mjai:" + key
+        raise TableError(f"there is no AI called {quoted(key)}: choose one of {', '.join(self.ai_kinds())}")
+
+    async def add_ai(self, table_id: int, count: int, kind: str | None = None) -> Table:
+        ai = self.ai_kind(kind)
         t = await self.get(table_id)
         async with t.lock:
             if t.row.status != "open":
@@ -404,8 +424,12 @@ class TableService:
                 raise TableError("that table is full")
             seats = list(t.seats)
             for _ in range(min(count, free)):
-                n = sum(1 for s in seats if s.ai) + 1
-                seats.append(SeatRow(len(seats), None, "smart", f"AI {n}"))
+                if is_mjai(ai):
+                    n = sum(1 for s in seats if s.ai == ai) + 1
+                    name = program_of(ai) + (f" {n}" if n > 1 else "")
+                else:
+                    name = f"AI {sum(1 for s in seats if s.ai and not is_mjai(s.ai)) + 1}"
+                seats.append(SeatRow(len(seats), None, ai, name))
             await self._store(self.repo.put_seats(t.id, seats))
             t.row.seats = seats
         return t
@@ -498,6 +522,7 @@ class TableService:
             t.row.status = "abandoned"
             with suppress(sqlite3.Error):  # a timer left behind finds the table closed and is cleared then
                 await self.repo.clear_timer(t.id)
+            await self.mjai.close_table(t.id)
         self._timers_changed()
         return t
 
@@ -666,6 +691,7 @@ class TableService:
             hands_before = len(g.results)
         rng = random.Random(f"{t.row.seed}:{len(g.actions)}")
         steps = 0
+        notices: list[str] = []
         try:
             while not g.over:
                 acting = g.to_act()
@@ -673,7 +699,8 @@ class TableService:
                 for seat in acting:
                     s = t.seats[seat]
                     if s.ai is not None:
-                        a = POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
+                        played = await self._mjai_move(t, g, seat, notices) if is_mjai(s.ai) else None
+                        a = played if played is not None else POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
                     else:
                         auto = self._auto_for(t, g, seat)
                         if auto is None:
@@ -745,8 +772,32 @@ class TableService:
         if d is not None and not d.paused and timer is not None:
             del self.damaged[t.id]  # the damaged turn clock was just written anew
         self._timers_changed()
+        if g.over:
+            await self.mjai.close_table(t.id, g)
         hands_ended = len(g.results) - hands_before
-        return Update(t, list(accepted), max(0, hands_ended), g.over)
+        return Update(t, list(accepted), max(0, hands_ended), g.over, notices=notices)
+
+    async def _mjai_move(self, t: Table, g: Game, seat: int, notices: list[str]) -> Action | None:
+        """The move of a seat played by an mjai program (its auto action on a fault), or None when
+        the built-in AI plays it (the program fell back or is no longer listed)."""
+        kind = t.seats[seat].ai
+        assert kind is not None
+        d = await self.mjai.decide(
+            t.id,
+            seat,
+            kind,
+            g,
+            ruleset=g.ruleset,
+            seed=t.row.seed,
+            names=[s.name for s in t.seats],
+            turn_seconds=float(t.row.turn_seconds),
+            auto=lambda: self.auto_action(g, seat),
+        )
+        if d is None:
+            return None
+        if d.notice:
+            notices.append(d.notice)
+        return d.action
 
     def _clock(self, t: Table) -> float:
         if t.row.mode == "async":
@@ -830,7 +881,7 @@ class TableService:
                 f"its options {json.dumps(row.options)} do not fit the {row.ruleset} ruleset ({e})"
             ) from None
         for s in row.seats:
-            if s.ai is not None and s.ai not in POLICIES:
+            if s.ai is not None and s.ai not in POLICIES and not is_mjai(s.ai):
                 raise _Damaged(f"seat {s.seat} is an AI of unknown kind {s.ai!r}")
         if row.status == "open" or (
             row.status == "abandoned" and not (replay_abandoned and await self.repo.actions(row.id))

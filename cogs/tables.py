@@ -189,10 +189,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         await interaction.response.send_message(f"{_name(interaction.user)} left table #{t.id}.")
 
     @app_commands.command(name="add-ai", description="Fill empty seats with AI players")
-    async def add_ai(self, interaction: discord.Interaction, seats: app_commands.Range[int, 1, 4] = 1, table: int | None = None) -> None:
+    @app_commands.describe(kind="smart (the default), greedy, or an outside mjai program the bot's owner listed")
+    async def add_ai(
+        self, interaction: discord.Interaction, seats: app_commands.Range[int, 1, 4] = 1, table: int | None = None, kind: str | None = None
+    ) -> None:
+        self.service.ai_kind(kind)  # an unknown kind: one sentence, before anything else
         t = await self._pick(interaction, table, statuses=("open",))
-        await self.service.add_ai(t.id, seats)
+        await self.service.add_ai(t.id, seats, kind)
         await interaction.response.send_message(f"Table #{t.id}: {', '.join(s.name for s in t.seats)}.")
+
+    @add_ai.autocomplete("kind")
+    async def _kind_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=k, value=k) for k in self.service.ai_kinds() if current.lower() in k.lower()][:25]
 
     @app_commands.command(name="start", description="Start the game")
     async def start(self, interaction: discord.Interaction, table: int | None = None) -> None:

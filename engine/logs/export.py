@@ -72,8 +72,11 @@ from engine.table.game import Game, HandResult, Phase
 from engine.tiles import RED, format_tiles
 
 __all__ = [
+    "MjaiHandWriter",
+    "Recorder",
     "dumps_mjai",
     "finished_hands",
+    "mjai_start_game",
     "mjai_tile",
     "record_game",
     "ruleset_entry",
@@ -103,7 +106,7 @@ _MAX_START_STICKS = 20
 # re-playing a game into a GameRecord
 
 
-class _Recorder:
+class Recorder:
     """Applies actions to a fresh game and writes down what happens, hand by hand."""
 
     def __init__(self, g: Game) -> None:
@@ -278,9 +281,9 @@ def _derived_start(game: Game) -> tuple[list[int], tuple[int, int, int, int]]:
     return scores, (game.round_wind, game.hand_number, game.honba, max(0, game.sticks - len(deps)))
 
 
-def _replayed(game: Game, scores: Sequence[int], start: tuple[int, int, int, int]) -> tuple[_Recorder, Game]:
+def _replayed(game: Game, scores: Sequence[int], start: tuple[int, int, int, int]) -> tuple[Recorder, Game]:
     fresh = Game(game.ruleset, game.seed, deals=game.recorded_deals, scores=scores, start=start)
-    rec = _Recorder(fresh)
+    rec = Recorder(fresh)
     for a in game.actions:
         rec.step(a)
     return rec, fresh
@@ -788,13 +791,20 @@ def _mjai_tiles(codes: Sequence[int]) -> list[str]:
     return [mjai_tile(c) for c in sorted(codes, key=_tile_order)]
 
 
-def _mjai_hand(hand: HandRecord, n: int, out: list[dict[str, Any]]) -> list[int]:
-    """Append one hand's events; returns the scores after it (deposits and deltas applied)."""
-    scores = list(hand.scores)
-    tehai = [list(h) for h in hand.haipai]
-    pons: list[list[int]] = [[] for _ in range(n)]
-    out.append(
-        {
+class MjaiHandWriter:
+    """One hand's mjai events, written as its record's events come (the export writes a finished
+    hand at once; :mod:`engine.logs.mjai_live` writes a running hand event by event, so a live mjai
+    seat hears exactly what the export writes). :attr:`scores` are the scores after what was written."""
+
+    def __init__(self, hand: HandRecord, n: int) -> None:
+        self.n = n
+        self.scores = list(hand.scores)
+        self.tehai = [list(h) for h in hand.haipai]
+        self.pons: list[list[int]] = [[] for _ in range(n)]
+
+    def start(self, hand: HandRecord) -> dict[str, Any]:
+        """The hand's ``start_kyoku`` (every seat's starting tiles: mask them for a seat's view)."""
+        return {
             "type": "start_kyoku",
             "bakaze": "ESWN"[hand.round_wind % 4],
             "kyoku": hand.hand_number + 1,
@@ -802,11 +812,14 @@ def _mjai_hand(hand: HandRecord, n: int, out: list[dict[str, Any]]) -> list[int]
             "kyotaku": hand.sticks,
             "oya": hand.dealer,
             "dora_marker": mjai_tile(hand.dora_indicators[0]),
-            "scores": list(scores),
+            "scores": list(self.scores),
             "tehais": [_mjai_tiles(h) for h in hand.haipai],
         }
-    )
-    for e in hand.events:
+
+    def event(self, e: object) -> list[dict[str, Any]]:
+        """The mjai events of one record event (a riichi discard is two: ``reach`` and ``dahai``)."""
+        n, scores, tehai, pons = self.n, self.scores, self.tehai, self.pons
+        out: list[dict[str, Any]] = []
         if isinstance(e, Draw):
             tehai[e.seat].append(e.tile)
             out.append({"type": "tsumo", "actor": e.seat, "pai": mjai_tile(e.tile)})
@@ -885,17 +898,29 @@ def _mjai_hand(hand: HandRecord, n: int, out: list[dict[str, Any]]) -> list[int]
             ev["deltas"] = list(e.deltas)
             ev["scores"] = list(scores)
             out.append(ev)
+        return out
+
+
+def _mjai_hand(hand: HandRecord, n: int, out: list[dict[str, Any]]) -> list[int]:
+    """Append one hand's events; returns the scores after it (deposits and deltas applied)."""
+    w = MjaiHandWriter(hand, n)
+    out.append(w.start(hand))
+    for e in hand.events:
+        out += w.event(e)
     out.append({"type": "end_kyoku"})
-    return scores
+    return w.scores
+
+
+def mjai_start_game(game: Game, names: Sequence[str]) -> dict[str, Any]:
+    """The ``start_game`` event of a game (with the exact ruleset under ``"jantaku"``)."""
+    return {"type": "start_game", "names": list(names), RULESET_KEY: ruleset_entry(game.ruleset)}
 
 
 def to_mjai(game: Game, *, names: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The game as mjai events (``start_game`` … ``end_game``), one dict per line."""
     record = record_game(game, names=names)
     n = game.players
-    out: list[dict[str, Any]] = [
-        {"type": "start_game", "names": list(record.names), RULESET_KEY: ruleset_entry(game.ruleset)}
-    ]
+    out: list[dict[str, Any]] = [mjai_start_game(game, record.names)]
     for hand in record.hands:
         _mjai_hand(hand, n, out)
     if record.complete and record.final_scores is not None:
