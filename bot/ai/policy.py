@@ -2,7 +2,9 @@
 
 Defence (:func:`_danger`): genbutsu, tiles passed since the riichi, suji, kabe and the copies of
 an honour still unseen. Far from tenpai against a riichi (two shanten, or one with a cheap hand,
-:func:`_hand_value`) it folds: the safest tile first.
+:func:`_hand_value`) it folds: the safest tile first; nearer, danger is weighed against shanten
+and ukeire. Tenpai against a riichi, it declares riichi with the safest discard that keeps a fair
+wait, and with any discard once the wait is good (chasing riichi).
 
 The policy sees what a player at the table sees (its own hand, every river and meld, the dora
 indicators, an open riichi's shown hand) and answers through the same legal-action list as a
@@ -44,6 +46,8 @@ _YAOCHU = frozenset(YAOCHU)
 _FOLD = 10_000  # danger weight when folding: above any shanten and ukeire difference
 _CALLS = (A.PON, A.CHI)
 _PUSH_VALUE = 2  # han in hand (dora, value honours, dealer) from which one shanten pushes on
+_CHASE_DANGER = 8  # unseen winning tiles a riichi discard's danger (0..1) costs, against a riichi
+_CHASE_WAITS = 4  # unseen winning tiles from which riichi goes on against a riichi with any discard
 _N = 34  # kinds that play (flowers, 34 and up, never stay in a hand)
 
 
@@ -687,9 +691,9 @@ def _choose_discard(
         k = a.tile & ~RED
         sh = shanten_of[k]
         risk = 0.0
-        if threat and sh >= 1:
+        if threat:
             danger = _danger(game, seat, k, seen, prof.genbutsu, safe)
-            risk = 120 * danger * (1.5 if sh >= 2 else 0.6)
+            risk = 120 * danger * (1.5 if sh >= 2 else 0.6 if sh == 1 else 0.3)
             if fold:
                 risk += _FOLD * danger
         if k in open_waits:
@@ -730,14 +734,20 @@ def _choose_discard(
         riichi = [a for a in riichi if not _furiten_after(game, seat, calc, a.tile & ~RED)]
     if riichi:
         if eff.t is None:  # no tables: count the calculator's exact waits (forms may be a bound)
-            options = [(_unseen_waits(calc, c, a.tile & ~RED, avail), -i, a) for i, a in enumerate(riichi)]
+            waits_of = [_unseen_waits(calc, c, a.tile & ~RED, avail) for a in riichi]
         else:
-            options = [(ukeire(a.tile & ~RED), -i, a) for i, a in enumerate(riichi)]
-        waits, _, choice = max(options)
+            waits_of = [ukeire(a.tile & ~RED) for a in riichi]
+        # against a riichi: the safest riichi discard that keeps a fair wait; chase with a good one
+        danger_of = [
+            _danger(game, seat, a.tile & ~RED, seen, prof.genbutsu, safe) if threat else 0.0 for a in riichi
+        ]
+        options = [(w - _CHASE_DANGER * d, w, -i) for i, (w, d) in enumerate(zip(waits_of, danger_of))]
+        _, waits, i = max(options)
+        choice = riichi[-i]
         k = choice.tile & ~RED
         if (
             waits >= prof.riichi_min_waits
-            and not (threat and _danger(game, seat, k, seen, prof.genbutsu, safe) > 0.6)
+            and not (threat and danger_of[-i] > 0.6 and waits < _CHASE_WAITS)
             and k not in open_waits
         ):
             if prof.open_riichi_min_waits and waits >= prof.open_riichi_min_waits:

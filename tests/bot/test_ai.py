@@ -344,9 +344,9 @@ def _reference(g: Game, seat: int) -> Action:
         )
         if k >= 27 and c[k] == 1:
             s += 0.3
-        if threat and sh >= 1:
+        if threat:
             d = policy._danger(g, seat, k, seen, prof.genbutsu, safe)
-            s -= 120 * d * (1.5 if sh >= 2 else 0.6) + (policy._FOLD * d if fold else 0)
+            s -= 120 * d * (1.5 if sh >= 2 else 0.6 if sh == 1 else 0.3) + (policy._FOLD * d if fold else 0)
         if k in open_waits:
             s -= 2 * policy._FOLD
         scored.append((s, a))
@@ -354,11 +354,16 @@ def _reference(g: Game, seat: int) -> Action:
     if not prof.furiten_riichi_wins:
         riichi = [a for a in riichi if not policy._furiten_after(g, seat, calc, a.tile & ~RED)]
     if riichi:
-        waits, choice = max(((waits_left(a.tile & ~RED), a) for a in riichi), key=lambda x: x[0])
+        scored_riichi = []
+        for a in riichi:
+            w = waits_left(a.tile & ~RED)
+            d = policy._danger(g, seat, a.tile & ~RED, seen, prof.genbutsu, safe) if threat else 0.0
+            scored_riichi.append((w - policy._CHASE_DANGER * d, w, d, a))
+        _, waits, danger, choice = max(scored_riichi, key=lambda x: x[:2])  # the first of equals
         k = choice.tile & ~RED
         if (
             waits >= prof.riichi_min_waits
-            and not (threat and policy._danger(g, seat, k, seen, prof.genbutsu, safe) > 0.6)
+            and not (threat and danger > 0.6 and waits < policy._CHASE_WAITS)
             and k not in open_waits
         ):
             if prof.open_riichi_min_waits and waits >= prof.open_riichi_min_waits and choice.tile in open_riichi:
