@@ -61,7 +61,7 @@ class RandomSeat:
     """riichienv's RandomAgent, handed our legal actions as its observation's legal actions."""
 
     def __init__(self, seat: int, seed: int) -> None:
-        from riichienv.agents.random_agent import RandomAgent
+        from riichienv.agents.random_agent import RandomAgent  # type: ignore[import-untyped]
 
         self.seat = seat
         self.agent = RandomAgent(seed=seed)
@@ -112,6 +112,7 @@ class Record:
     wins: tuple[int, ...]
     deal_ins: tuple[int, ...]
     faults: int
+    fault_log: tuple[str, ...] = ()
 
 
 def play(
@@ -156,7 +157,8 @@ def play(
         if r.kind == "ron" and r.wins:
             deal_ins[r.wins[0].from_seat] += 1
     faults = sum(getattr(p, "faults", 0) for p in seats)
-    return Record(seed, ours, tuple(places), len(g.results), tuple(wins), tuple(deal_ins), faults)
+    log = tuple(line for p in seats for line in getattr(p, "fault_log", ()))
+    return Record(seed, ours, tuple(places), len(g.results), tuple(wins), tuple(deal_ins), faults, log)
 
 
 def seatings(n: int) -> list[tuple[bool, ...]]:
@@ -230,6 +232,7 @@ def summarize(
         lines.append(
             f"  illegal or missing answers from the mjai program (replaced by tsumogiri/pass): {faults}"
         )
+        lines += [f"    e.g. {line}" for r in records for line in r.fault_log][:3]
     lines.append(
         f"ai vs {name}: ours {om:.3f} vs {tm:.3f} (CI of the gap {gap:+.3f} [{gap - gh:+.3f}, {gap + gh:+.3f}]),"
         f" {games} games"

@@ -108,6 +108,7 @@ class MjaiSeat:
         )
         self.sent = 0  # events of the stream sent so far
         self.faults = 0
+        self.fault_log: list[str] = []  # the first few faults: the answer and the legal actions
         self.skip_reach = False  # a reach event already sent on the program's own request
 
     def _send(self, events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -143,6 +144,10 @@ class MjaiSeat:
         a = self._action(game, answer, legal, riichi)
         if a is None:
             self.faults += 1
+            if len(self.fault_log) < 3:
+                self.fault_log.append(
+                    f"seat {self.seat} answered {answer} to {new[-1:]}; legal {[x.text for x in legal]}"
+                )
             return _plain(game, self.seat, legal)
         return a
 
