@@ -24,6 +24,11 @@ bench/RESULTS.md is rewritten after every ruleset, so a long run leaves its resu
     python bench/ai.py [--games 2016] [--rulesets riichi,pk] [--length default|short|full]
                        [--workers 2] [--no-write]
 
+With ``--opponent NAME`` it plays against an outside AI instead (bench/ai_opponents.py):
+
+    python bench/ai.py --opponent mjai-rulebase|jansou-smart|riichienv-random [--games 400]
+                       [--ruleset riichi|sanma] [--no-write]
+
 The result is written to the ``## bench/ai.py`` section of bench/RESULTS.md.
 """
 
@@ -46,6 +51,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.ai_opponents import OPPONENTS  # noqa: E402
+from bench.ai_opponents import run as run_opponent  # noqa: E402
 from bench.results import RESULTS, write_section  # noqa: E402
 from bot.ai.policy import POLICIES  # noqa: E402
 from engine.rules import Ruleset, find_ruleset, ruleset_names  # noqa: E402
@@ -246,13 +253,23 @@ def previous_run() -> tuple[str, dict[str, list[str]], dict[str, str]]:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=2016, help="games per ruleset (rounded up to whole seeds)")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=0,
+        help="games per ruleset (rounded up to whole seeds; default 2016, with --opponent 400)",
+    )
+    ap.add_argument("--opponent", default="", help="an outside AI: " + ", ".join(OPPONENTS))
+    ap.add_argument("--ruleset", default="riichi", choices=("riichi", "sanma"), help="with --opponent")
     ap.add_argument("--rulesets", default="", help="comma-separated names (default: every registered ruleset)")
     ap.add_argument("--length", choices=("default", "short", "full"), default="default")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--speed-games", type=int, default=20, help="games of the speed test (riichi, sanma)")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
+    if args.opponent:
+        return run_opponent(args.opponent, args.ruleset, args.games or 400, not args.no_write)
+    args.games = args.games or 2016
     names = [n for n in args.rulesets.split(",") if n] or ["riichi", "sanma"] + [
         n for n in ruleset_names() if n not in ("riichi", "sanma")
     ]

@@ -1,4 +1,10 @@
-"""AI seats: tile efficiency with ukeire, a little hand value, and basic defence against riichi.
+"""AI seats: tile efficiency with ukeire, a little hand value, and defence against riichi.
+
+Defence (:func:`_danger`): genbutsu, tiles passed since the riichi, suji, kabe and the copies of
+an honour still unseen. Far from tenpai against a riichi (two shanten, or one with a cheap hand,
+:func:`_hand_value`) it folds: the safest tile first; nearer, danger is weighed against shanten
+and ukeire. Tenpai against a riichi, it declares riichi with the safest discard that keeps a fair
+wait, and with any discard once the wait is good (chasing riichi).
 
 The policy sees what a player at the table sees (its own hand, every river and meld, the dora
 indicators, an open riichi's shown hand) and answers through the same legal-action list as a
@@ -39,6 +45,9 @@ A = ActionType
 _YAOCHU = frozenset(YAOCHU)
 _FOLD = 10_000  # danger weight when folding: above any shanten and ukeire difference
 _CALLS = (A.PON, A.CHI)
+_PUSH_VALUE = 2  # han in hand (dora, value honours, dealer) from which one shanten pushes on
+_CHASE_DANGER = 8  # unseen winning tiles a riichi discard's danger (0..1) costs, against a riichi
+_CHASE_WAITS = 4  # unseen winning tiles from which riichi goes on against a riichi with any discard
 _N = 34  # kinds that play (flowers, 34 and up, never stay in a hand)
 
 
@@ -97,27 +106,98 @@ def _open_waits(game: Game, seat: int) -> set[int]:
     return out
 
 
-def _danger(game: Game, seat: int, kind: int, seen: list[int], genbutsu: bool = True) -> float:
-    """How likely a discard deals in to a riichi player (0 = safe): genbutsu, suji, honours.
-    Without ``genbutsu`` (a ruleset where one's own discards do not make furiten) only honours
-    and terminals are lower."""
+def _riichi_safe(game: Game, seat: int) -> dict[int, set[int]]:
+    """Per other seat in riichi, the kinds it cannot ron: its own discards (genbutsu) and every
+    kind discarded after its declaration (a riichi player who lets a winning tile pass is furiten
+    for the rest of the hand; :func:`_danger` still puts its own discards first)."""
+    out = {o: set(st.discarded_kinds) for o, st in enumerate(game.seats) if o != seat and st.riichi}
+    pending = set(out)
+    for a in reversed(game.actions):
+        if not pending:
+            break
+        if a.type is A.RIICHI and a.seat in pending:
+            pending.discard(a.seat)
+        if a.type is A.DISCARD or a.type is A.RIICHI:
+            k = a.tile & ~RED
+            for o in pending:
+                out[o].add(k)
+    return out
+
+
+def _danger(
+    game: Game,
+    seat: int,
+    kind: int,
+    seen: list[int],
+    genbutsu: bool = True,
+    safe: dict[int, set[int]] | None = None,
+) -> float:
+    """How likely a discard deals in to a riichi player (0 = safe), the worst over them.
+
+    Safe: the riichi player's own discards (0), any other kind it cannot ron (``safe``: 0.02, so
+    that genbutsu goes first among them). Then by the
+    waits still possible: a number tile is dangerous by the two-sided waits (ryanmen) that could
+    take it, each ruled out by suji (its suji tile is safe) or kabe (every copy of a tile the
+    shape needs is visible to us); an honour by the copies still unseen (none or one left: only
+    a single wait). Without ``genbutsu`` (a ruleset where one's own discards do not make furiten)
+    nothing is safe and suji does not count; kabe and visible honours still do."""
+    own = game.seats[seat].counts
     worst = 0.0
     for other, st in enumerate(game.seats):
         if other == seat or not st.riichi:
             continue
-        discarded = st.discarded_kinds
-        if genbutsu and kind in discarded:
-            continue  # genbutsu
+        no_ron: set[int] = set()
+        if genbutsu:
+            if kind in st.discarded_kinds:
+                continue
+            no_ron = safe[other] if safe is not None and other in safe else st.discarded_kinds
+            if kind in no_ron:
+                worst = max(worst, 0.02)
+                continue
         if kind >= 27:
-            d = 0.2 if seen[kind] + game.seats[seat].counts[kind] >= 3 else 0.5
+            v = seen[kind] + own[kind]
+            d = 0.01 if v >= 4 else 0.1 if v == 3 else 0.3 if v == 2 else 0.5
         else:
             r = kind % 9
-            suji = [kind - 3] if r >= 3 else []
-            suji += [kind + 3] if r <= 5 else []
-            covered = genbutsu and all(s in discarded for s in suji) if suji else False
-            d = 0.4 if covered else (0.7 if r in (0, 8) else 1.0)
+            sides = []
+            if r >= 3:
+                sides.append((kind - 3, kind - 2, kind - 1))
+            if r <= 5:
+                sides.append((kind + 3, kind + 1, kind + 2))
+            live = 0
+            for suji, a, b in sides:
+                if suji in no_ron or seen[a] + own[a] >= 4 or seen[b] + own[b] >= 4:
+                    continue
+                live += 1
+            if live == 0:
+                d = 0.2 if r in (0, 8) else 0.3  # kanchan, penchan, shanpon or tanki only
+            elif len(sides) == 2:
+                d = 1.0 if live == 2 else 0.7
+            else:
+                d = 0.6 if r in (0, 8) else 0.8
         worst = max(worst, d)
     return worst
+
+
+def _hand_value(game: Game, seat: int, dora: set[int]) -> int:
+    """A rough count of the han the hand holds already: dora and red fives in hand and melds,
+    value-honour pairs and triplets; one more for the dealer (a dealer's win pays 1.5 times)."""
+    st = game.seats[seat]
+    c = st.counts
+    codes = game.tileset.codes
+    v = sum(c[k] for k in dora if k < _N)
+    v += sum(1 for t in st.tiles if codes[t] & RED)
+    for m in st.melds:
+        for t in m.tiles:
+            code = codes[t]
+            v += (code & ~RED in dora) + bool(code & RED)
+        k = codes[m.tiles[0]] & ~RED
+        if 27 <= k < _N and _value_honour(game, seat, k):
+            v += 1
+    v += sum(1 for k in range(27, _N) if c[k] >= 2 and _value_honour(game, seat, k))
+    if game.dealer == seat:
+        v += 1
+    return v
 
 
 def _dora_kinds(game: Game) -> set[int]:
@@ -583,6 +663,7 @@ def _choose_discard(
     seen = _visible(game, seat)
     dora = _dora_kinds(game)
     threat = any(s.riichi for i, s in enumerate(game.seats) if i != seat)
+    safe = _riichi_safe(game, seat) if threat and prof.genbutsu else None
     open_waits = _open_waits(game, seat)
     avail = _available(game, seat, calc, seen)
     eff = _Efficiency(calc, c, avail)
@@ -601,16 +682,18 @@ def _choose_discard(
 
     # Far from tenpai against a riichi, fold: the safest tile first (a genbutsu when there is one),
     # efficiency only among equally safe ones. Nearer, trade danger against shanten and ukeire.
-    fold = threat and min(shanten_of.values()) >= 2
+    # From one shanten a cheap hand folds as well.
+    least = min(shanten_of.values())
+    fold = threat and (least >= 2 or (least == 1 and _hand_value(game, seat, dora) < _PUSH_VALUE))
     # the terms of each discard's score but ukeire: -100 shanten, value, red five, lone honour, danger
     terms: list[tuple[int, float, float, bool, float]] = []
     for a in discards:
         k = a.tile & ~RED
         sh = shanten_of[k]
         risk = 0.0
-        if threat and sh >= 1:
-            danger = _danger(game, seat, k, seen, prof.genbutsu)
-            risk = 120 * danger * (1.5 if sh >= 2 else 0.6)
+        if threat:
+            danger = _danger(game, seat, k, seen, prof.genbutsu, safe)
+            risk = 120 * danger * (1.5 if sh >= 2 else 0.6 if sh == 1 else 0.3)
             if fold:
                 risk += _FOLD * danger
         if k in open_waits:
@@ -651,14 +734,20 @@ def _choose_discard(
         riichi = [a for a in riichi if not _furiten_after(game, seat, calc, a.tile & ~RED)]
     if riichi:
         if eff.t is None:  # no tables: count the calculator's exact waits (forms may be a bound)
-            options = [(_unseen_waits(calc, c, a.tile & ~RED, avail), -i, a) for i, a in enumerate(riichi)]
+            waits_of = [_unseen_waits(calc, c, a.tile & ~RED, avail) for a in riichi]
         else:
-            options = [(ukeire(a.tile & ~RED), -i, a) for i, a in enumerate(riichi)]
-        waits, _, choice = max(options)
+            waits_of = [ukeire(a.tile & ~RED) for a in riichi]
+        # against a riichi: the safest riichi discard that keeps a fair wait; chase with a good one
+        danger_of = [
+            _danger(game, seat, a.tile & ~RED, seen, prof.genbutsu, safe) if threat else 0.0 for a in riichi
+        ]
+        options = [(w - _CHASE_DANGER * d, w, -i) for i, (w, d) in enumerate(zip(waits_of, danger_of))]
+        _, waits, i = max(options)
+        choice = riichi[-i]
         k = choice.tile & ~RED
         if (
             waits >= prof.riichi_min_waits
-            and not (threat and _danger(game, seat, k, seen, prof.genbutsu) > 0.6)
+            and not (threat and danger_of[-i] > 0.6 and waits < _CHASE_WAITS)
             and k not in open_waits
         ):
             if prof.open_riichi_min_waits and waits >= prof.open_riichi_min_waits:

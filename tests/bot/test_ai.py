@@ -306,6 +306,7 @@ def _reference(g: Game, seat: int) -> Action:
     avail = [0 if k in removed else max(copies[k] - c[k] - seen[k], 0) for k in range(34)]
     dora = policy._dora_kinds(g)
     threat = any(o.riichi for i, o in enumerate(g.seats) if i != seat)
+    safe = policy._riichi_safe(g, seat) if threat and prof.genbutsu else None
     open_waits = policy._open_waits(g, seat)
 
     def after(k: int) -> tuple[int, int]:
@@ -329,7 +330,8 @@ def _reference(g: Game, seat: int) -> Action:
         c[k] += 1
         return n
 
-    fold = threat and min(after(a.tile & ~RED)[0] for a in discards) >= 2
+    least = min(after(a.tile & ~RED)[0] for a in discards)
+    fold = threat and (least >= 2 or (least == 1 and policy._hand_value(g, seat, dora) < policy._PUSH_VALUE))
     scored = []
     for a in discards:
         k = a.tile & ~RED
@@ -342,9 +344,9 @@ def _reference(g: Game, seat: int) -> Action:
         )
         if k >= 27 and c[k] == 1:
             s += 0.3
-        if threat and sh >= 1:
-            d = policy._danger(g, seat, k, seen, prof.genbutsu)
-            s -= 120 * d * (1.5 if sh >= 2 else 0.6) + (policy._FOLD * d if fold else 0)
+        if threat:
+            d = policy._danger(g, seat, k, seen, prof.genbutsu, safe)
+            s -= 120 * d * (1.5 if sh >= 2 else 0.6 if sh == 1 else 0.3) + (policy._FOLD * d if fold else 0)
         if k in open_waits:
             s -= 2 * policy._FOLD
         scored.append((s, a))
@@ -352,11 +354,16 @@ def _reference(g: Game, seat: int) -> Action:
     if not prof.furiten_riichi_wins:
         riichi = [a for a in riichi if not policy._furiten_after(g, seat, calc, a.tile & ~RED)]
     if riichi:
-        waits, choice = max(((waits_left(a.tile & ~RED), a) for a in riichi), key=lambda x: x[0])
+        scored_riichi = []
+        for a in riichi:
+            w = waits_left(a.tile & ~RED)
+            d = policy._danger(g, seat, a.tile & ~RED, seen, prof.genbutsu, safe) if threat else 0.0
+            scored_riichi.append((w - policy._CHASE_DANGER * d, w, d, a))
+        _, waits, danger, choice = max(scored_riichi, key=lambda x: x[:2])  # the first of equals
         k = choice.tile & ~RED
         if (
             waits >= prof.riichi_min_waits
-            and not (threat and policy._danger(g, seat, k, seen, prof.genbutsu) > 0.6)
+            and not (threat and danger > 0.6 and waits < policy._CHASE_WAITS)
             and k not in open_waits
         ):
             if prof.open_riichi_min_waits and waits >= prof.open_riichi_min_waits and choice.tile in open_riichi:
