@@ -200,7 +200,11 @@ HOUSE_RULES: dict[str, Rule] = {
     "created_at": _number(),
     "updated_at": _number(),
 }
-CLUB_RULES: dict[str, Rule] = {"guild_id": _ID, "default_house": _ID_OR_NULL}
+CLUB_RULES: dict[str, Rule] = {
+    "guild_id": _ID,
+    "default_house": _ID_OR_NULL,
+    "language": (lambda v: v is None or v in ("ja", "en"), "ja, en or empty"),
+}
 PLAYER_RULES: dict[str, Rule] = {
     "game_id": _ID,
     "seat": _integer(0, 3),
@@ -1458,6 +1462,39 @@ class Repository:
         ) as cur:
             r = await cur.fetchone()
         return r[0] if r is not None else None
+
+    # ---------------------------------------------------------------- languages
+
+    async def club_language(self, guild_id: int | None) -> Any:
+        """The club's default language as stored ('ja', 'en', or None when it has none)."""
+        async with self.db.execute("SELECT language FROM club_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            r = await cur.fetchone()
+        return r[0] if r is not None else None
+
+    async def set_club_language(self, guild_id: int, language: str | None) -> None:
+        def put(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO club_settings (guild_id, language) VALUES (?, ?) "
+                "ON CONFLICT(guild_id) DO UPDATE SET language = excluded.language",
+                (guild_id, language),
+            )
+
+        await self.write(put)
+
+    async def user_locales(self) -> dict[int, str]:
+        """Every player's last Discord locale, by user id."""
+        async with self.db.execute("SELECT user_id, locale FROM user_locales") as cur:
+            return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        def put(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO user_locales (user_id, locale) VALUES (?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET locale = excluded.locale",
+                (user_id, locale),
+            )
+
+        await self.write(put)
 
     # ---------------------------------------------------------------- play statistics cache
 
