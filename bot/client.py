@@ -19,10 +19,13 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot import i18n
 from bot.command_tree import Tree
 from bot.config import Settings
 from bot.house import HouseRules
+from bot.i18n import JantakuTranslator
 from bot.league.service import LeagueService
+from bot.locales import Locales
 from bot.prefs import TileStyles
 from bot.responses import FirstResponses
 from bot.standings.service import StandingsService
@@ -74,6 +77,7 @@ class JantakuBot(commands.Bot):
         self.house = HouseRules(self.repo)
         self.league = LeagueService(self.repo, self.service, self.standings)
         self.prefs = TileStyles(self.repo)
+        self.locales = Locales(self.repo)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
 
@@ -83,6 +87,7 @@ class JantakuBot(commands.Bot):
         # before work nobody waits on (bot.responses)
         if event_name == "interaction" and args and _answered_here(args[0]):
             self.responses.arrived(args[0])
+            self.locales.noted(args[0].user.id, args[0].locale)
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: object) -> None:
@@ -91,6 +96,8 @@ class JantakuBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.repo.open()
         await self.prefs.load()
+        await self.locales.load()
+        await self.tree.set_translator(JantakuTranslator())
         # The default ruleset's shanten tables, in a thread before the gateway connects: loaded on
         # first use instead, the first table would stop the event loop (~0.3 s from the cache; ~8 s
         # on a new machine, which builds them). Other rulesets' load when a table of theirs starts
@@ -145,7 +152,8 @@ class JantakuBot(commands.Bot):
                 continue
             try:
                 user = self.get_user(uid) or await self.fetch_user(uid)
-                await user.send(f"Reminder: it is your move at table #{table_id}; half of your time is gone.")
+                lang = self.locales.of_user(uid)
+                await user.send(i18n.t(lang, "Reminder: it is your move at table #{table}; half of your time is gone.", table=table_id))
             except discord.HTTPException:
                 pass
 

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.i18n import Lang, lang_of, t
 
 log = logging.getLogger(__name__)
 
@@ -41,19 +42,23 @@ async def answer(interaction: discord.Interaction[Any], text: str) -> None:
 class Tree(app_commands.CommandTree[Any]):
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
+        lang = lang_of(interaction.locale)
         if isinstance(original, UserError):
-            text = original.sentence()
+            text = original.sentence(lang)
         else:
             name = interaction.command.qualified_name if interaction.command is not None else "?"
             log.error("/%s failed", name, exc_info=original)
-            text = GENERIC
+            text = t(lang, GENERIC)
         await answer(interaction, text)
 
 
 class NotOrganiser(UserError, app_commands.CheckFailure):
-    """A command for organisers, asked by someone else."""
+    """A command for organisers, asked by someone else; ``what`` (a catalog message) is what they may do."""
 
     full_stop = True
+
+    def fields(self, lang: Lang) -> dict[str, Any]:
+        return {**self.kw, "what": t(lang, self.kw["what"])}
 
 
 def is_organiser(interaction: discord.Interaction[Any]) -> bool:
@@ -74,7 +79,7 @@ def organiser_only(what: str) -> Callable[[T], T]:
     def predicate(interaction: discord.Interaction[Any]) -> bool:
         if not is_organiser(interaction):
             role = interaction.client.settings.organiser_role  # type: ignore[attr-defined]
-            raise NotOrganiser(f"only an organiser (the {role} role or Manage Server) can {what}")
+            raise NotOrganiser("only an organiser (the {role} role or Manage Server) can {what}", role=role, what=what)
         return True
 
     return app_commands.check(predicate)

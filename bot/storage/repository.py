@@ -205,7 +205,12 @@ HOUSE_RULES: dict[str, Rule] = {
 #: the renderer, a test keeps the two the same)
 TILE_STYLES = ("faces", "letters")
 _STYLE_OR_NULL: Rule = (lambda v: v is None or v in TILE_STYLES), "one of " + ", ".join(TILE_STYLES) + " or empty"
-CLUB_RULES: dict[str, Rule] = {"guild_id": _ID, "default_house": _ID_OR_NULL, "tile_style": _STYLE_OR_NULL}
+CLUB_RULES: dict[str, Rule] = {
+    "guild_id": _ID,
+    "default_house": _ID_OR_NULL,
+    "tile_style": _STYLE_OR_NULL,
+    "language": (lambda v: v is None or v in ("ja", "en"), "ja, en or empty"),
+}
 TILE_STYLE_RULES: dict[str, Rule] = {"guild_id": _ID, "user_id": _ID, "style": _one_of(*TILE_STYLES)}
 PLAYER_RULES: dict[str, Rule] = {
     "game_id": _ID,
