@@ -71,6 +71,14 @@ def t(lang: Lang, msgid: str, /, **kw: Any) -> str:
     return text.format(**kw)
 
 
+def term(lang: Lang, context: str, name: str) -> str:
+    """A name made from data (a yaku, an honour tile) in ``lang``: the catalog's entry of that
+    ``context`` (``msgctxt "yaku"``, ``"tile"``), else ``name`` itself. tools/catalog.py writes
+    these entries from the engine's own lists, so the AST walk does not need to see them."""
+    found = _lookup(lang, name, context)
+    return found if isinstance(found, str) and found else name
+
+
 def tn(lang: Lang, singular: str, plural: str, n: int, /, **kw: Any) -> str:
     """The form for ``n`` (``{n}`` is filled with it) of a message with a plural."""
     forms = _lookup(lang, (singular, plural))

@@ -11,8 +11,9 @@ Japanese catalog (another branch's, when a merge conflicted) that ours lacks.
 What counts as a message (an AST walk of ``bot/`` and ``cogs/``): the string literal given to
 ``i18n.t(lang, "...")`` or ``tn(lang, "...", "...", n)``, to ``N_("...")``, to ``organiser_only``, and
 the first literal of a refusal (``UserError`` and its subclasses in :data:`REFUSALS`). A message
-built at run time from pieces is invisible to the walk: keep messages literal. Command names,
-descriptions, options and choices are the entries of context ``command``, taken from the command
+built at run time from pieces is invisible to the walk: keep messages literal. Names made
+from data are entries of their own context (``tile``, ``yaku``: :func:`term_strings`; read with
+``i18n.term``). Command names, descriptions, options and choices are the entries of context ``command``, taken from the command
 tree as discord.py hands it to the translator (the cogs loaded, nothing connected).
 """
 
@@ -108,6 +109,31 @@ def command_strings() -> set[str]:
     return found
 
 
+def term_strings() -> dict[tuple[str, str], str]:
+    """(context, English name) -> a Japanese text to start from ('' when none): the honour tiles'
+    names (context ``tile``) and every yaku of the engine (context ``yaku``, started from the
+    yaku's own ``name_ja``)."""
+    import importlib
+    import pkgutil
+
+    import engine
+    from bot.render.names import HONOR_NAMES, YAKU_NAMES, yaku_name
+    from engine.scoring.yaku import Yaku
+
+    for m in pkgutil.walk_packages(engine.__path__, "engine."):
+        importlib.import_module(m.name)
+    out: dict[tuple[str, str], str] = {("tile", n): "" for n in HONOR_NAMES}
+    out[("tile", "red {tile}")] = ""
+    out.update({("yaku", yaku_name(key)): "" for key in YAKU_NAMES})
+    todo: list[type[Yaku]] = [Yaku]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        if cls.id:
+            out[("yaku", yaku_name(cls.id))] = cls.name_ja
+    return out
+
+
 def po_path(lang: str) -> Path:
     return LOCALE_DIR / lang / "LC_MESSAGES" / "jantaku.po"
 
@@ -125,6 +151,7 @@ def write(cat: Catalog, path: Path) -> None:
 def update() -> int:
     used = used_messages()
     commands = command_strings()
+    terms = term_strings()
     added = 0
     for lang in LANGS:
         cat = read(po_path(lang), lang)
@@ -138,6 +165,10 @@ def update() -> int:
                 string = ("",) if isinstance(msgid, tuple) else ""
             cat.add(msgid, string)
             added += lang == "ja"
+        for (context, text), ja in terms.items():
+            if cat.get(text, context=context) is None:
+                cat.add(text, text if lang == "en" else ja, context=context)
+                added += lang == "ja"
         for text in commands:
             if cat.get(text, context="command") is None:
                 cat.add(text, text if lang == "en" else "", context="command")

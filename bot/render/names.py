@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from bot.i18n import DEFAULT, Lang, term
 from engine.tiles import FLOWER_BASE, HONOR_BASE, RED
 
 __all__ = [
@@ -38,25 +39,29 @@ __all__ = [
 HONOR_NAMES = ("E", "S", "W", "N", "Wh", "Gr", "Rd")
 
 
-def kind_label(kind: int) -> str:
-    """The name of a tile kind (no red): ``5m``, ``E``, ``Gr``, ``3f``."""
+def kind_label(kind: int, lang: Lang = DEFAULT) -> str:
+    """The name of a tile kind (no red): ``5m``, ``E``, ``Gr``, ``3f``; an honour in ``lang``
+    (the catalog's ``tile`` entries: 東 … 中 in Japanese)."""
     k = kind & ~RED
     if k < HONOR_BASE:
         return f"{k % 9 + 1}{'mps'[k // 9]}"
     if k < FLOWER_BASE:
-        return HONOR_NAMES[k - HONOR_BASE]
+        return term(lang, "tile", HONOR_NAMES[k - HONOR_BASE])
     return f"{k - FLOWER_BASE + 1}f"
 
 
-def tile_name(code: int) -> str:
-    """The name of a tile code: :func:`kind_label`, with ``red`` before a red five (``red 5p``)."""
-    name = kind_label(code)
-    return f"red {name}" if code & RED else name
+def tile_name(code: int, lang: Lang = DEFAULT) -> str:
+    """The name of a tile code: :func:`kind_label`, with ``red`` before a red five (``red 5p``;
+    the catalog's ``tile`` entry ``red {tile}`` in other languages)."""
+    name = kind_label(code, lang)
+    if not code & RED:
+        return name
+    return "red " + name if lang == DEFAULT else term(lang, "tile", "red {tile}").format(tile=name)
 
 
-def tiles_text(codes: Iterable[int]) -> str:
+def tiles_text(codes: Iterable[int], lang: Lang = DEFAULT) -> str:
     """Tile names separated by spaces: ``1m 2m red 5m``."""
-    return " ".join(tile_name(c) for c in codes)
+    return " ".join(tile_name(c, lang) for c in codes)
 
 
 def tile_order(code: int) -> tuple[int, int]:
@@ -125,10 +130,13 @@ def tai_name(item_id: str, chinese: str = "") -> str:
     return f"{english[:1].upper()}{english[1:]} ({item_id})"
 
 
-def yaku_name(key: str) -> str:
+def yaku_name(key: str, lang: Lang = DEFAULT) -> str:
     """A yaku (or point item) key as players write it: ``hatsu`` → ``Yakuhai (hatsu)``,
     ``riichi`` → ``Riichi``, ``aka_dora`` → ``Red fives``; a taiwan16 item's Chinese name → its
-    :func:`tai_name` (``花牌 1f`` → ``Own flower (T-9) 1f``)."""
+    :func:`tai_name` (``花牌 1f`` → ``Own flower (T-9) 1f``). In another language, the catalog's
+    ``yaku`` entry of that English name (立直, 役牌 發), else the English name."""
+    if lang != DEFAULT:
+        return term(lang, "yaku", yaku_name(key))
     if key in YAKU_NAMES:
         return YAKU_NAMES[key]
     head, _, rest = key.partition(" ")  # taiwan16 names an item's tile after it: "花牌 1f", "三元台 中"

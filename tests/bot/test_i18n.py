@@ -129,3 +129,14 @@ def test_every_command_option_and_choice_has_a_japanese_localization() -> None:
     for payload in asyncio.run(payloads()):
         check(payload, "")
     assert not missing, "\n".join(missing)
+
+
+def test_names_made_from_data_read_in_japanese() -> None:
+    from bot.render.names import tile_name, tiles_text, yaku_name
+    from engine.tiles import HONOR_BASE, RED
+
+    # the seven honours as Japanese players write them, a red five marked 赤
+    assert tiles_text(range(HONOR_BASE, HONOR_BASE + 7), "ja") == "東 南 西 北 白 發 中"
+    assert tile_name(4 | RED, "ja") == "赤5m" and tile_name(4 | RED) == "red 5m"
+    assert [yaku_name(k, "ja") for k in ("riichi", "pinfu", "ippatsu", "hatsu")] == ["立直", "平和", "一発", "役牌 發"]
+    assert yaku_name("riichi") == "Riichi"
