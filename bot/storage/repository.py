@@ -1525,6 +1525,39 @@ class Repository:
                     log.warning("tile_styles row (server %s, user %s): %s", _shown(r["guild_id"]), _shown(r["user_id"]), why)
         return clubs, players
 
+    # ---------------------------------------------------------------- languages
+
+    async def club_language(self, guild_id: int | None) -> Any:
+        """The club's default language as stored ('ja', 'en', or None when it has none)."""
+        async with self.db.execute("SELECT language FROM club_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            r = await cur.fetchone()
+        return r[0] if r is not None else None
+
+    async def set_club_language(self, guild_id: int, language: str | None) -> None:
+        def put(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO club_settings (guild_id, language) VALUES (?, ?) "
+                "ON CONFLICT(guild_id) DO UPDATE SET language = excluded.language",
+                (guild_id, language),
+            )
+
+        await self.write(put)
+
+    async def user_locales(self) -> dict[int, str]:
+        """Every player's last Discord locale, by user id."""
+        async with self.db.execute("SELECT user_id, locale FROM user_locales") as cur:
+            return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+
+    async def set_user_locale(self, user_id: int, locale: str) -> None:
+        def put(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO user_locales (user_id, locale) VALUES (?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET locale = excluded.locale",
+                (user_id, locale),
+            )
+
+        await self.write(put)
+
     # ---------------------------------------------------------------- play statistics cache
 
     async def cached_stats(self, game_ids: Sequence[int]) -> dict[tuple[int, int], tuple[int, ...]]:

@@ -66,7 +66,15 @@ async def club(
     bot = JantakuBot(settings)
     runner = asyncio.create_task(bot.start(settings.token))
     try:
-        await server.wait_until_ready(120)  # a first start on a new machine builds the engine tables (~20 s)
+        # a first start on a new machine builds the engine tables (~20 s); a bot that fails to start
+        # fails the test with its own error instead of a timeout
+        ready = asyncio.create_task(server.wait_until_ready(120))
+        await asyncio.wait({ready, runner}, return_when=asyncio.FIRST_COMPLETED)
+        if not ready.done():
+            ready.cancel()
+            runner.result()
+            raise RuntimeError("the bot stopped before it connected")
+        ready.result()
         await server.wait_for_commands(["table"], guild.id, timeout=10)
         yield Club(server, bot, guild.id, guild.channel_ids[0], users, db)
     finally:
