@@ -111,13 +111,16 @@ def command_strings() -> set[str]:
 
 def term_strings() -> dict[tuple[str, str], str]:
     """(context, English name) -> a Japanese text to start from ('' when none): the honour tiles'
-    names (context ``tile``) and every yaku of the engine (context ``yaku``, started from the
-    yaku's own ``name_ja``)."""
+    names (context ``tile``) and every yaku or point item any ruleset's results can name (context
+    ``yaku``: :func:`bot.render.names.item_keys`), started from the yaku's own ``name_ja``, and
+    for taiwan16's tai items from their Chinese names (``門清 (T-5)``, the seed's words)."""
     import importlib
     import pkgutil
 
     import engine
-    from bot.render.names import HONOR_NAMES, YAKU_NAMES, yaku_name
+    from bot.render.names import HONOR_NAMES, YAKU_NAMES, item_keys, tai_name, yaku_name
+    from engine.rules import find_ruleset, ruleset_names
+    from engine.rules.taiwan16.tai import ITEMS
     from engine.scoring.yaku import Yaku
 
     for m in pkgutil.walk_packages(engine.__path__, "engine."):
@@ -125,6 +128,9 @@ def term_strings() -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {("tile", n): "" for n in HONOR_NAMES}
     out[("tile", "red {tile}")] = ""
     out.update({("yaku", yaku_name(key)): "" for key in YAKU_NAMES})
+    for name in ruleset_names():
+        out.update({("yaku", yaku_name(key)): "" for key in item_keys(find_ruleset(name))})
+    out.update({("yaku", tai_name(item)): f"{chinese} ({item})" for item, (chinese, _) in ITEMS.items()})
     todo: list[type[Yaku]] = [Yaku]
     while todo:
         cls = todo.pop()
