@@ -66,6 +66,7 @@ __all__ = [
     "worker_main",
     "DEADLINES",
     "TEXT_CHUNK",
+    "COLUMNS",
 ]
 
 HAND_W = 54  # tile width in hand / result pictures
@@ -700,6 +701,11 @@ def _result_png(view: ResultView) -> bytes:
     return to_png(img, palette="default")
 
 
+#: the final standings' column headers (catalog context ``column``: "points" there are the
+#: uma-adjusted result, not the score's unit)
+COLUMNS = ("player", "score", "points")
+
+
 def render_final(rows: Sequence[tuple[str, int, float]], *, title: str | None = None, lang: Lang = DEFAULT) -> bytes:
     """Final standings: one row per player (name, final score, points after uma/oka) in the order
     given (first = winner), under ``title`` ("Final standings" in ``lang`` when None)."""
@@ -721,9 +727,10 @@ def _final_png(rows: Sequence[tuple[str, int, float]], title: str) -> bytes:
     y = pad + 40 + 4
     col_score = width - pad - 150
     col_pts = width - pad
-    draw_text(d, (pad + 56, y + 10), i18n.t(lang, "player"), font=f_head, fill=MUTED, anchor="lm")
-    draw_text(d, (col_score, y + 10), i18n.t(lang, "score"), font=f_head, fill=MUTED, anchor="rm")
-    draw_text(d, (col_pts, y + 10), i18n.t(lang, "points"), font=f_head, fill=MUTED, anchor="rm")
+    player, score, points = (term(lang, "column", c) for c in COLUMNS)
+    draw_text(d, (pad + 56, y + 10), player, font=f_head, fill=MUTED, anchor="lm")
+    draw_text(d, (col_score, y + 10), score, font=f_head, fill=MUTED, anchor="rm")
+    draw_text(d, (col_pts, y + 10), points, font=f_head, fill=MUTED, anchor="rm")
     y += 22
     medal = [(236, 190, 50), (192, 198, 206), (205, 127, 60)]
     for i, (name, score, pts) in enumerate(rows):
