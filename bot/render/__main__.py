@@ -19,7 +19,7 @@ from PIL import Image
 
 from bot.i18n import DEFAULT, LANGS, Lang
 
-from .samples import ABOUT, sample_pictures, write_samples
+from .samples import ABOUT, sample_pictures, untranslated, write_samples
 from .tiles import STYLES, tile_style
 
 PHONE_W = 360
@@ -62,6 +62,8 @@ def gallery(out: Path) -> int:
             with tile_style(style):
                 pictures = sample_pictures(lang)
                 for name in names:
+                    if name in untranslated(lang):
+                        continue
                     sent = Image.open(io.BytesIO(pictures[name]()))
                     phone(sent).save(lang_dir(out, lang) / style / f"{name}.png", optimize=True)
                     if lang == DEFAULT:
@@ -95,7 +97,10 @@ def gallery(out: Path) -> int:
         ]
         for name in names:
             cells = " | ".join(
-                f'<img src="{lang}/{style}/{name}.png" width="{PHONE_W}" alt="{name}, {style}, {lang}">' for style in STYLES
+                "(not yet in Japanese)"
+                if name in untranslated(lang)
+                else f'<img src="{lang}/{style}/{name}.png" width="{PHONE_W}" alt="{name}, {style}, {lang}">'
+                for style in STYLES
             )
             lines.append(f"| **{name}** | {cells} |")
     (out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -35,7 +35,7 @@ from .rules_card import render_card
 from .tiles import warm_up
 from .views import ResultView, SeatView, TableView, WinView
 
-__all__ = ["ABOUT", "sample_pictures", "sample_table", "write_samples"]
+__all__ = ["ABOUT", "sample_pictures", "sample_table", "takes_lang", "untranslated", "write_samples"]
 
 #: what each sample shows (the gallery's captions), in the gallery's order
 ABOUT = {
@@ -154,11 +154,6 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
     def table_no(n: int) -> str:
         return i18n.t(L, "Table #{id}", id=n)
 
-    def look(fn: Callable[..., bytes]) -> Callable[..., bytes]:
-        """A look-up picture (bot.render.lookup) in ``lang`` where it takes one."""
-        if "lang" in inspect.signature(fn).parameters:
-            return functools.partial(fn, lang=L)
-        return fn
 
     return {
         "tiles": lambda: render_tiles(_p("123m406p789s1234z5z"), highlight=3, gap_before_last=True, lang=L),
@@ -267,7 +262,7 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
             ],
             lang=L,
         ),
-        "score": lambda: look(render_score_card)(
+        "score": lambda: _look(render_score_card, L)(
             _p("2234567m234p56s"),
             [],
             _p("7s")[0],
@@ -283,7 +278,7 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
             dora=_p("1m"),
             ura=_p("4z"),
         ),
-        "score_melds": lambda: look(render_score_card)(
+        "score_melds": lambda: _look(render_score_card, L)(
             _p("456m78p"),
             [LookupMeld("pon", _p("666z")), LookupMeld("kakan", _p("5505p"))],
             _p("9p")[0],
@@ -291,7 +286,7 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
             rows=[(yaku_name("hatsu", L), i18n.t(L, "{n} han", n=1)), (yaku_name("aka_dora", L), i18n.t(L, "{n} han", n=1))],
             total=_value(L, 2, 40, i18n.t(L, "{points} all", points="1,300")),
         ),
-        "shanten": lambda: look(render_shanten_card)(
+        "shanten": lambda: _look(render_shanten_card, L)(
             _p("1234m5678p2399s1z"),
             title=i18n.t(L, "{shanten} ({n} tiles) — ruleset {ruleset}", shanten=_shanten(L, 1), n=14, ruleset="riichi"),
             rows=[
@@ -319,6 +314,29 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
     }
 
 
+def _look(fn: Callable[..., bytes], lang: Lang) -> Callable[..., bytes]:
+    """A look-up picture (bot.render.lookup) in ``lang``: given the language where it takes one."""
+    return functools.partial(fn, lang=lang) if takes_lang(fn) else fn
+
+
+def takes_lang(fn: Callable[..., bytes]) -> bool:
+    """Whether a picture function draws its own words in a language (a ``lang`` keyword)."""
+    return "lang" in inspect.signature(fn).parameters
+
+
+def untranslated(lang: Lang) -> set[str]:
+    """The samples that cannot be drawn in ``lang`` yet: the look-up cards, until
+    :mod:`bot.render.lookup` takes a ``lang`` (its own labels would be drawn in a font without
+    Japanese)."""
+    if lang == DEFAULT:
+        return set()
+    return {
+        name
+        for name, fn in (("score", render_score_card), ("score_melds", render_score_card), ("shanten", render_shanten_card))
+        if not takes_lang(fn)
+    }
+
+
 def _value(lang: Lang, han: int, fu: int, points: str) -> str:
     return i18n.t(lang, "{han} han {fu} fu = {points}", han=han, fu=fu, points=points)
 
@@ -338,6 +356,8 @@ def write_samples(out_dir: str | Path, lang: Lang = DEFAULT) -> dict[str, tuple[
     warm_up()
     stats: dict[str, tuple[int, float]] = {}
     for name, make in sample_pictures(lang).items():
+        if name in untranslated(lang):
+            continue
         data = make()
         (out / f"{name}.png").write_bytes(data)
         n = 10
