@@ -55,8 +55,8 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print(__doc__)
         return 2
-    from fontTools import subset
-    from fontTools.ttLib import TTCollection, TTFont
+    from fontTools import subset  # type: ignore[import-untyped]  # matplotlib's dependency
+    from fontTools.ttLib import TTCollection, TTFont  # type: ignore[import-untyped]
 
     src = argv[0]
     font = TTCollection(src).fonts[0] if src.lower().endswith((".ttc", ".otc")) else TTFont(src)

@@ -727,10 +727,10 @@ def _final_png(rows: Sequence[tuple[str, int, float]], title: str) -> bytes:
     y = pad + 40 + 4
     col_score = width - pad - 150
     col_pts = width - pad
-    player, score, points = (term(lang, "column", c) for c in COLUMNS)
-    draw_text(d, (pad + 56, y + 10), player, font=f_head, fill=MUTED, anchor="lm")
-    draw_text(d, (col_score, y + 10), score, font=f_head, fill=MUTED, anchor="rm")
-    draw_text(d, (col_pts, y + 10), points, font=f_head, fill=MUTED, anchor="rm")
+    head_player, head_score, head_points = (term(lang, "column", c) for c in COLUMNS)
+    draw_text(d, (pad + 56, y + 10), head_player, font=f_head, fill=MUTED, anchor="lm")
+    draw_text(d, (col_score, y + 10), head_score, font=f_head, fill=MUTED, anchor="rm")
+    draw_text(d, (col_pts, y + 10), head_points, font=f_head, fill=MUTED, anchor="rm")
     y += 22
     medal = [(236, 190, 50), (192, 198, 206), (205, 127, 60)]
     for i, (name, score, pts) in enumerate(rows):
@@ -741,7 +741,8 @@ def _final_png(rows: Sequence[tuple[str, int, float]], title: str) -> bytes:
         r = 15
         d.ellipse((pad + 6, cy - r, pad + 6 + 2 * r, cy + r), fill=medal[i] if i < 3 else (90, 110, 100))
         draw_text(d, (pad + 6 + r, cy), str(i + 1), font=text_font(18), fill=(30, 30, 30), anchor="mm")
-        draw_text(d, 
+        draw_text(
+            d,
             (pad + 56, cy), _fit(name, f_row, col_score - pad - 56 - 110), font=f_row, fill=TEXT, anchor="lm"
         )
         draw_text(d, (col_score, cy), f"{score:,}", font=f_row, fill=TEXT, anchor="rm")
@@ -1165,7 +1166,8 @@ def _pinwheel_image(view: TableView) -> Image.Image:
     if view.clock:
         clock_w = int(f_head.getlength(view.clock)) + 20
         draw_text(d, (width - 12, HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
-    draw_text(d, 
+    draw_text(
+        d,
         (12, HEADER_H / 2),
         _fit(view.title, f_head, width - 24 - clock_w),
         font=f_head,
@@ -1218,7 +1220,8 @@ def _pinwheel_image(view: TableView) -> Image.Image:
             img.paste(m, mxy, m)
     _centre(img, rect(1, 1), view, {pos: s for pos, s in pos_seat.items()})
     if view.footer:
-        draw_text(d, 
+        draw_text(
+            d,
             (12, height - footer_h / 2 - 2),
             _fit(view.footer, text_font(14, "regular"), width - 24),
             font=text_font(14, "regular"),

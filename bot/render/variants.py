@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import i18n
+from bot.i18n import DEFAULT, N_, Lang
 from engine.notation import HandSpec, MeldType
 from engine.notation import Meld as EngineMeld
 from engine.scoring.result import NO_YAKU, ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
-from bot import i18n
-from bot.i18n import DEFAULT, Lang, N_
 from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
 from .names import kind_label, picture_order, sort_tiles, tile_name, tile_order, yaku_name

@@ -32,7 +32,12 @@ LATIN_OK = {*NAMES, "DanTheVeryLongNamedPlayer", "AI"}
 
 def _double_ron() -> Game:
     """R-6.7's double ron: Bob and Carol both win on Alice's 6m."""
-    g = scripted_game(find_ruleset("riichi"), [None, "45m234p567s678s22p", "45m234p567s678s33p", None], "6m", start=(0, 0, 1, 1))
+    g = scripted_game(
+        find_ruleset("riichi"),
+        [None, "45m234p567s678s22p", "45m234p567s678s33p", None],
+        "6m",
+        start=(0, 0, 1, 1),
+    )
     play(g, "0d6m", "1h", "2h")
     return g
 
@@ -61,7 +66,9 @@ def test_picture_text_is_off_by_default_and_leaves_the_png_as_it_was(monkeypatch
     assert (a == b).all()  # the same picture, only the chunk added
 
 
-def test_a_japanese_result_picture_holds_the_japanese_texts_and_no_english(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_japanese_result_picture_holds_the_japanese_texts_and_no_english(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv(TEXT_ENV, "1")
     g = _double_ron()
     view = result_view(g, 0, NAMES, lang="ja")
@@ -81,12 +88,16 @@ def test_an_english_result_picture_holds_the_english_texts(monkeypatch: pytest.M
     view = result_view(_double_ron(), 0, NAMES)
     assert view is not None
     texts = picture_texts(render_result(view, style="letters"))
-    assert {"Bob wins by ron from Alice", "Carol wins by ron from Alice", "Payments", "Dora", "Total"} <= set(texts)
+    assert {"Bob wins by ron from Alice", "Carol wins by ron from Alice", "Payments", "Dora", "Total"} <= set(
+        texts
+    )
     assert "East 1, 1 honba · Double ron" in texts and "2 han 30 fu = 2,000" in texts and "Pinfu" in texts
     assert not _cjk(texts)
 
 
-def test_a_japanese_table_picture_names_winds_dora_and_the_wall_in_japanese(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_japanese_table_picture_names_winds_dora_and_the_wall_in_japanese(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setenv(TEXT_ENV, "1")
     texts = picture_texts(render_table(sample_table(4, lang="ja"), lang="ja"))
     assert {"東", "南", "西", "北", "ドラ", "残り42", "東2局 1本場"} <= set(texts)
@@ -101,7 +112,9 @@ def test_final_standings_in_japanese(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = picture_texts(render_final([("Alice", 42100, 62.1), ("Bob", 31000, -62.1)], lang="ja"))
     assert {"最終順位", "プレイヤー", "素点", "ポイント"} <= set(texts)
     assert not _english_words(texts)
-    assert {"Final standings", "player", "score", "points"} <= set(picture_texts(render_final([("Alice", 1, 0.0)])))
+    assert {"Final standings", "player", "score", "points"} <= set(
+        picture_texts(render_final([("Alice", 1, 0.0)]))
+    )
 
 
 def test_round_text_in_japanese() -> None:
@@ -161,7 +174,9 @@ def test_every_japanese_sample_fits_and_differs_from_the_english_one() -> None:
         b = Image.open(io.BytesIO(ja[name]()))
         assert b.width == a.width, name
         if name not in ("tiles", "tiles_numbered", "all_tiles"):  # no words but numbers
-            assert a.size != b.size or (np.asarray(a.convert("RGB")) != np.asarray(b.convert("RGB"))).any(), name
+            assert a.size != b.size or (np.asarray(a.convert("RGB")) != np.asarray(b.convert("RGB"))).any(), (
+                name
+            )
 
 
 def test_the_gallery_shows_every_picture_in_japanese_too(tmp_path: Path) -> None:
@@ -177,4 +192,6 @@ def test_the_gallery_shows_every_picture_in_japanese_too(tmp_path: Path) -> None
             assert f'src="ja/{style}/{name}.png"' in index
     committed = ROOT / "docs" / "gallery" / "ja"
     for style in STYLES:
-        assert {p.stem for p in (committed / style).glob("*.png")} == set(sample_pictures()) - untranslated("ja")
+        assert {p.stem for p in (committed / style).glob("*.png")} == set(sample_pictures()) - untranslated(
+            "ja"
+        )

@@ -22,7 +22,11 @@ def _seed(words: str) -> str:
     """The seed text that holds ``words`` (a club's original)."""
     if not SEEDS.is_dir():
         pytest.skip("../shared/seeds is not beside the repository")
-    found = [p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt")) if words in p.read_text(encoding="utf-8")]
+    found = [
+        p.read_text(encoding="utf-8")
+        for p in sorted(SEEDS.glob("*.txt"))
+        if words in p.read_text(encoding="utf-8")
+    ]
     assert found, f"no seed says {words!r}"
     return found[0]
 
@@ -41,7 +45,9 @@ def test_item_keys_cover_what_the_rulesets_score() -> None:
     (CT-G2) and taiwan16's tai items (TW-13)."""
     assert {"riichi", "pinfu", "kokushi", "dora", "aka_dora", "ura_dora"} <= item_keys(find_ruleset("riichi"))
     assert "rinshan" not in item_keys(find_ruleset("seigou"))  # SG-6
-    assert {"karasu", "banban", "gari", "tsumosu", "daisharin", "chiitoi_4"} <= item_keys(find_ruleset("chinitsu_toutenkou"))
+    assert {"karasu", "banban", "gari", "tsumosu", "daisharin", "chiitoi_4"} <= item_keys(
+        find_ruleset("chinitsu_toutenkou")
+    )
     assert {"門清", "自摸", "花牌", "辺張", "単吊"} <= item_keys(find_ruleset("taiwan16"))
 
 
@@ -52,7 +58,9 @@ def test_japanese_names_use_the_seeds_words() -> None:
         assert word in _seed("チンイツ東天紅")
     # taiwan16: the items' Chinese names, with the tile after an item that names one
     assert yaku_name("門清", "ja") == "門清 (T-5)" and "門清" in _seed("台湾の16枚麻雀")
-    assert yaku_name("三元台 中", "ja") == "三元台 (T-6) 中" and yaku_name("三元台 中") == "Dragon set (T-6) Rd"
+    assert (
+        yaku_name("三元台 中", "ja") == "三元台 (T-6) 中" and yaku_name("三元台 中") == "Dragon set (T-6) Rd"
+    )
     assert yaku_name("花牌 1f", "ja") == "花牌 (T-9) 1f"
     # the standard yaku from the engine's own name_ja
     assert (yaku_name("riichi", "ja"), yaku_name("hatsu", "ja")) == ("立直", "役牌 發")
