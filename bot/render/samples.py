@@ -5,6 +5,12 @@ Every picture the bot sends has a sample here: hand strips, hands of 14 and of 1
 seat view, the open table of a replay, results, standings, the ``/score`` and ``/shanten`` cards
 and a house-rules card. ``python -m bot.render /tmp/render_samples`` writes one PNG per picture
 and prints sizes and timings.
+
+``sample_pictures(lang)`` draws them in a language: every word of the samples comes from the
+catalogs through the messages the bot itself uses (``{wind} {n}``, ``{name} wins by ron from
+{payer}``, the yaku names), so the English samples read as before and the Japanese ones as a
+Japanese player sees them. The look-up cards (:mod:`bot.render.lookup`) are drawn in Japanese only
+once they take a ``lang`` (:func:`untranslated`).
 """
 
 from __future__ import annotations
