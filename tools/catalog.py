@@ -12,7 +12,7 @@ What counts as a message (an AST walk of ``bot/`` and ``cogs/``): the string lit
 ``i18n.t(lang, "...")`` or ``tn(lang, "...", "...", n)``, to ``N_("...")``, to ``organiser_only``, and
 the first literal of a refusal (``UserError`` and its subclasses in :data:`REFUSALS`). A message
 built at run time from pieces is invisible to the walk: keep messages literal. Names made
-from data are entries of their own context (``tile``, ``yaku``: :func:`term_strings`; read with
+from data are entries of their own context (``tile``, ``yaku``, ``option``: :func:`term_strings`; read with
 ``i18n.term``). Command names, descriptions, options and choices are the entries of context ``command``, taken from the command
 tree as discord.py hands it to the translator (the cogs loaded, nothing connected).
 """
@@ -111,13 +111,20 @@ def command_strings() -> set[str]:
 
 def term_strings() -> dict[tuple[str, str], str]:
     """(context, English name) -> a Japanese text to start from ('' when none): the honour tiles'
-    names (context ``tile``) and every yaku of the engine (context ``yaku``, started from the
-    yaku's own ``name_ja``)."""
+    names (context ``tile``) and every yaku or point item any ruleset's results can name (context
+    ``yaku``: :func:`bot.render.names.item_keys`), started from the yaku's own ``name_ja``, and
+    for taiwan16's tai items from their Chinese names (``門清 (T-5)``, the seed's words); and the
+    rulesets' option descriptions (context ``option``: the house rules card) and the final
+    standings' column headers (context ``column``)."""
     import importlib
     import pkgutil
 
     import engine
-    from bot.render.names import HONOR_NAMES, YAKU_NAMES, yaku_name
+    from bot.render.names import HONOR_NAMES, YAKU_NAMES, item_keys, tai_name, yaku_name
+    from bot.render.pictures import COLUMNS
+    from engine.rules import find_ruleset, ruleset_names
+    from engine.rules.catalog import option_specs
+    from engine.rules.taiwan16.tai import ITEMS
     from engine.scoring.yaku import Yaku
 
     for m in pkgutil.walk_packages(engine.__path__, "engine."):
@@ -125,6 +132,11 @@ def term_strings() -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {("tile", n): "" for n in HONOR_NAMES}
     out[("tile", "red {tile}")] = ""
     out.update({("yaku", yaku_name(key)): "" for key in YAKU_NAMES})
+    for name in ruleset_names():
+        out.update({("yaku", yaku_name(key)): "" for key in item_keys(find_ruleset(name))})
+    out.update({("yaku", tai_name(item)): f"{chinese} ({item})" for item, (chinese, _) in ITEMS.items()})
+    out.update({("option", s.help): "" for name in ruleset_names() for s in option_specs(find_ruleset(name)) if s.help})
+    out.update({("column", c): "" for c in COLUMNS})
     todo: list[type[Yaku]] = [Yaku]
     while todo:
         cls = todo.pop()

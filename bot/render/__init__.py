@@ -7,11 +7,16 @@
 * :func:`render_open_table` — a finished game's table with every hand under it (``/replay``)
 * :func:`render_result` — a hand-end result (winning hand, yaku lines, payments)
 * :func:`render_final` — final standings
+* :func:`picture_texts` — the strings a picture drew, read back from its PNG (tests:
+  ``JANTAKU_PICTURE_TEXT=1``)
+
+Every ``render_*`` function takes ``lang=`` ("en" or "ja") for the words it draws itself.
 
 Tiles are tile codes from :mod:`engine.tiles` (kind 0..41, red five = kind | RED).
 """
 
 from .pictures import (
+    picture_texts,
     render_final,
     render_hand,
     render_open_table,
@@ -31,6 +36,7 @@ __all__ = [
     "SeatView",
     "TableView",
     "WinView",
+    "picture_texts",
     "render_final",
     "render_hand",
     "render_open_table",

@@ -2,10 +2,11 @@
 
 * ``[DIR]`` (default /tmp/render_samples): every sample picture in both tile styles as sent,
   ``DIR/<style>/<name>.png``, and scaled to the ~360 px a phone shows, ``DIR/<style>/phone/``;
-  prints sizes and timings.
+  the same in Japanese under ``DIR/ja/``; prints sizes and timings.
 * ``gallery DIR`` (the repository's is docs/gallery): every sample at phone width only, in both
-  tile styles (``DIR/<style>/<name>.png``, 256 colours), and ``DIR/README.md``, the index that
-  shows the two styles side by side with what each picture is.
+  tile styles and both languages (English ``DIR/<style>/<name>.png``, Japanese
+  ``DIR/ja/<style>/<name>.png``, 256 colours), and ``DIR/README.md``, the index that shows the
+  two styles side by side with what each picture is, English first, then Japanese.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from .samples import ABOUT, sample_pictures, write_samples
+from bot.i18n import DEFAULT, LANGS, Lang
+
+from .samples import ABOUT, sample_pictures, untranslated, write_samples
 from .tiles import STYLES, tile_style
 
 PHONE_W = 360
@@ -30,29 +33,41 @@ def phone(img: Image.Image) -> Image.Image:
     return img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+def lang_dir(out: Path, lang: Lang) -> Path:
+    """Where a language's pictures go: ``out`` for English, ``out/<lang>`` for the others."""
+    return out if lang == DEFAULT else out / lang
+
+
 def samples(out: Path) -> int:
-    for style in STYLES:
-        with tile_style(style):
-            stats = write_samples(out / style)
-        (out / style / "phone").mkdir(exist_ok=True)
-        for name, (size, ms) in stats.items():
-            phone(Image.open(out / style / f"{name}.png")).save(out / style / "phone" / f"{name}.png", optimize=True)
-            print(f"{out}/{style}/{name}.png  {size / 1024:6.1f} KB  {ms:6.1f} ms")
+    for lang in (DEFAULT, *[x for x in LANGS if x != DEFAULT]):
+        base = lang_dir(out, lang)
+        for style in STYLES:
+            with tile_style(style):
+                stats = write_samples(base / style, lang)
+            (base / style / "phone").mkdir(exist_ok=True)
+            for name, (size, ms) in stats.items():
+                phone(Image.open(base / style / f"{name}.png")).save(base / style / "phone" / f"{name}.png", optimize=True)
+                print(f"{base}/{style}/{name}.png  {size / 1024:6.1f} KB  {ms:6.1f} ms")
     return 0
 
 
 def gallery(out: Path) -> int:
     """Write the gallery into ``out``; returns the exit status."""
     names = [n for n in ABOUT if n in sample_pictures()] + [n for n in sample_pictures() if n not in ABOUT]
+    others = [x for x in LANGS if x != DEFAULT]
     sizes: dict[str, dict[str, int]] = {}
-    for style in STYLES:
-        (out / style).mkdir(parents=True, exist_ok=True)
-        with tile_style(style):
-            pictures = sample_pictures()
-            for name in names:
-                sent = Image.open(io.BytesIO(pictures[name]()))
-                phone(sent).save(out / style / f"{name}.png", optimize=True)
-                sizes.setdefault(name, {})[style] = sent.width
+    for lang in (DEFAULT, *others):
+        for style in STYLES:
+            (lang_dir(out, lang) / style).mkdir(parents=True, exist_ok=True)
+            with tile_style(style):
+                pictures = sample_pictures(lang)
+                for name in names:
+                    if name in untranslated(lang):
+                        continue
+                    sent = Image.open(io.BytesIO(pictures[name]()))
+                    phone(sent).save(lang_dir(out, lang) / style / f"{name}.png", optimize=True)
+                    if lang == DEFAULT:
+                        sizes.setdefault(name, {})[style] = sent.width
     lines = [
         "# The bot's pictures at phone width",
         "",
@@ -69,9 +84,28 @@ def gallery(out: Path) -> int:
         about = ABOUT.get(name, name)
         cells = " | ".join(f'<img src="{style}/{name}.png" width="{PHONE_W}" alt="{name}, {style}">' for style in STYLES)
         lines.append(f"| **{name}** ({sizes[name][STYLES[0]]} px): {about} | {cells} |")
+    for lang in others:
+        lines += [
+            "",
+            f"## The same in Japanese (`{lang}`)",
+            "",
+            "What a player whose Discord language is Japanese sees: every word drawn from the",
+            "Japanese catalog, in the bundled Japanese font (`bot/render/cjk/NOTICE.md`).",
+            "",
+            "| picture | faces | letters |",
+            "|---|---|---|",
+        ]
+        for name in names:
+            cells = " | ".join(
+                "(not yet in Japanese)"
+                if name in untranslated(lang)
+                else f'<img src="{lang}/{style}/{name}.png" width="{PHONE_W}" alt="{name}, {style}, {lang}">'
+                for style in STYLES
+            )
+            lines.append(f"| **{name}** | {cells} |")
     (out / "README.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     total = sum(p.stat().st_size for p in out.rglob("*.png"))
-    print(f"{out}: {len(names)} pictures × {len(STYLES)} styles, {total / 1024:.0f} KB")
+    print(f"{out}: {len(names)} pictures × {len(STYLES)} styles × {len(LANGS)} languages, {total / 1024:.0f} KB")
     return 0
 
 

@@ -25,6 +25,7 @@ from engine.tiles import FLOWER_BASE, HONOR_BASE, RED
 __all__ = [
     "HONOR_NAMES",
     "YAKU_NAMES",
+    "item_keys",
     "kind_label",
     "picture_order",
     "sort_tiles",
@@ -134,13 +135,34 @@ def yaku_name(key: str, lang: Lang = DEFAULT) -> str:
     """A yaku (or point item) key as players write it: ``hatsu`` → ``Yakuhai (hatsu)``,
     ``riichi`` → ``Riichi``, ``aka_dora`` → ``Red fives``; a taiwan16 item's Chinese name → its
     :func:`tai_name` (``花牌 1f`` → ``Own flower (T-9) 1f``). In another language, the catalog's
-    ``yaku`` entry of that English name (立直, 役牌 發), else the English name."""
-    if lang != DEFAULT:
-        return term(lang, "yaku", yaku_name(key))
+    ``yaku`` entry of that English name (立直, 役牌 發; a tai item's tile as :func:`kind_label`
+    names it), else the English name."""
     if key in YAKU_NAMES:
-        return YAKU_NAMES[key]
+        return term(lang, "yaku", YAKU_NAMES[key])
     head, _, rest = key.partition(" ")  # taiwan16 names an item's tile after it: "花牌 1f", "三元台 中"
     item = _tai_items().get(head)
     if item is not None:
-        return " ".join(x for x in (tai_name(item), _DRAGONS.get(rest, rest)) if x)
-    return key.replace("_", " ").capitalize()
+        tile = term(lang, "tile", _DRAGONS[rest]) if rest in _DRAGONS else rest
+        return " ".join(x for x in (term(lang, "yaku", tai_name(item)), tile) if x)
+    return term(lang, "yaku", key.replace("_", " ").capitalize())
+
+
+def item_keys(ruleset: object) -> set[str]:
+    """Every yaku or point item key a ruleset's results can name (what :func:`yaku_name` is asked
+    for), from the engine's own lists: its yaku and yakuman, the dora counts, chinitsu_toutenkou's
+    point tables (CT-G2) and taiwan16's tai items (TW-13; each item's Chinese name, as its results
+    carry it)."""
+    from engine.rules.chinitsu_toutenkou import points
+    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
+    from engine.scoring.yaku import Yaku
+
+    name = getattr(ruleset, "name", "")
+    yaku: tuple[Yaku, ...] = (*getattr(ruleset, "yaku", ()), *getattr(ruleset, "yakuman", ()))
+    keys = {y.id for y in yaku}
+    if keys:
+        keys |= {"dora", "aka_dora", "ura_dora", "kita", "renhou"}
+    if name == "chinitsu_toutenkou":
+        keys |= set(points.ORDINARY) | set(points.YAKUMAN) | set(points.BONUS)
+    if name == "taiwan16":
+        keys |= {chinese for chinese, _ in ITEMS.values()} | set(_T11_NAMES.values())
+    return keys

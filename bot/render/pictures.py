@@ -28,25 +28,30 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import os
 import pickle
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, PngImagePlugin
 
-from .fonts import FontT, font
+from bot import i18n
+from bot.i18n import DEFAULT, Lang, term
+
+from .fonts import FontT, draw_text, picture_lang, take_drawn, text_font, text_in
 from .tiles import BACK, FELT, STYLES, Style, tile_image, tile_size, tile_style, tiles_in
 from .views import Meld, ResultView, SeatView, TableView, WinView
 
 __all__ = [
     "PngOptions",
     "fixed_palette",
+    "picture_texts",
     "png_options",
     "render_final",
     "render_job",
@@ -60,6 +65,8 @@ __all__ = [
     "to_png",
     "worker_main",
     "DEADLINES",
+    "TEXT_CHUNK",
+    "COLUMNS",
 ]
 
 HAND_W = 54  # tile width in hand / result pictures
@@ -170,6 +177,17 @@ def fixed_palette() -> Image.Image:
         return _PALETTE
 
 
+#: the PNG text chunk (iTXt) that holds the strings a picture drew, with ``JANTAKU_PICTURE_TEXT=1``
+TEXT_CHUNK = "jantaku-text"
+
+
+@contextlib.contextmanager
+def _drawing(style: Style | None, lang: Lang | None) -> Iterator[None]:
+    """Draw the picture made inside with tiles in ``style`` and words in ``lang``."""
+    with tiles_in(style), text_in(lang):
+        yield
+
+
 def to_png(img: Image.Image, *, palette: bool | str = True, compress_level: int | None = None) -> bytes:
     """PNG bytes of ``img``.
 
@@ -177,7 +195,11 @@ def to_png(img: Image.Image, *, palette: bool | str = True, compress_level: int 
     drawings look the same and the file is about a third the size); ``"fixed"`` maps it to the
     shared :func:`fixed_palette` instead (several times faster), ``"default"`` follows
     :func:`png_options` (what the bot's pictures use), ``False`` keeps RGB.
+
+    With ``JANTAKU_PICTURE_TEXT=1`` the strings the picture drew (:func:`bot.render.fonts.draw_text`)
+    go into an iTXt chunk :data:`TEXT_CHUNK`, a JSON list (:func:`picture_texts` reads it back).
     """
+    drawn = take_drawn()  # before the palette: learning it draws pictures of its own
     level = 6 if compress_level is None else compress_level
     if palette == "default":
         palette, level = _PNG.palette, (_PNG.compress_level if compress_level is None else compress_level)
@@ -187,8 +209,21 @@ def to_png(img: Image.Image, *, palette: bool | str = True, compress_level: int 
         else:
             img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=level)
+    if drawn is None:
+        img.save(buf, format="PNG", compress_level=level)
+    else:
+        info = PngImagePlugin.PngInfo()
+        info.add_itxt(TEXT_CHUNK, json.dumps(drawn, ensure_ascii=False))
+        img.save(buf, format="PNG", compress_level=level, pnginfo=info)
     return buf.getvalue()
+
+
+def picture_texts(png: bytes) -> list[str]:
+    """The strings a picture drew, from its :data:`TEXT_CHUNK` chunk ([] when it has none: drawn
+    without ``JANTAKU_PICTURE_TEXT=1``)."""
+    with Image.open(io.BytesIO(png)) as img:
+        raw = img.info.get(TEXT_CHUNK)
+    return [str(x) for x in json.loads(raw)] if isinstance(raw, str) and raw else []
 
 
 def _fit(text: str, f: FontT, max_w: float) -> str:
@@ -203,6 +238,11 @@ def _fit(text: str, f: FontT, max_w: float) -> str:
 def _wind_letter(w: str) -> str:
     w = w.strip()
     return _WIND_NAMES.get(w.lower(), _WIND_NAMES.get(w, w[:1].upper() or "?"))
+
+
+def _wind_word(letter: str) -> str:
+    """A wind letter as the picture's language writes it: ``E`` / 東."""
+    return term(picture_lang(), "tile", letter)
 
 
 def _signed(n: float) -> str:
@@ -233,8 +273,8 @@ def _header_bar(
     size = int(getattr(f, "size", 24))
     while size > 12 and f.getlength(title) > width - 2 * pad:  # shrink a long title rather than cut it
         size -= 1
-        f = font(size)
-    d.text((pad, pad + text_y), _fit(title, f, width - 2 * pad), font=f, fill=GOLD, anchor="lm")
+        f = text_font(size)
+    draw_text(d, (pad, pad + text_y), _fit(title, f, width - 2 * pad), font=f, fill=GOLD, anchor="lm")
 
 
 def _indicator_strip(
@@ -255,7 +295,7 @@ def _indicator_strip(
     for label, codes in groups:
         if not codes:
             continue
-        d.text((x, y + label_dy), label, font=f, fill=MUTED, anchor="lm")
+        draw_text(d, (x, y + label_dy), label, font=f, fill=MUTED, anchor="lm")
         end = draw_tiles(codes, x, y + tiles_dy)
         x = max(end, x + int(f.getlength(label))) + 30
 
@@ -265,8 +305,8 @@ def _value_line(
 ) -> None:
     """One row of a breakdown: ``name`` from ``x`` (cut to ``name_w``), ``value`` in gold ending at
     ``right``, both with their middle at ``yy``."""
-    d.text((x, yy), _fit(name, f, name_w), font=f, fill=TEXT, anchor="lm")
-    d.text((right, yy), value, font=f, fill=GOLD, anchor="rm")
+    draw_text(d, (x, yy), _fit(name, f, name_w), font=f, fill=TEXT, anchor="lm")
+    draw_text(d, (right, yy), value, font=f, fill=GOLD, anchor="rm")
 
 
 def _delta_colour(n: float) -> tuple[int, int, int]:
@@ -294,8 +334,8 @@ def _payments_column(
     d.line((x0 - 15, top, x0 - 15, top + rows * row_h), fill=PANEL_EDGE, width=2)
     for i, (name, delta) in enumerate(payments):
         yy = top + i * row_h + row_h / 2
-        d.text((x0, yy), _fit(name, f, name_w), font=f, fill=TEXT, anchor="lm")
-        d.text((right, yy), amount(delta), font=f, fill=_delta_colour(delta), anchor="rm")
+        draw_text(d, (x0, yy), _fit(name, f, name_w), font=f, fill=TEXT, anchor="lm")
+        draw_text(d, (right, yy), amount(delta), font=f, fill=_delta_colour(delta), anchor="rm")
 
 
 # --- rows of tiles ------------------------------------------------------------------------------
@@ -415,12 +455,14 @@ def render_tiles(
     gap_before_last: bool = False,
     numbered: bool = False,
     style: Style | None = None,
+    lang: Lang = DEFAULT,
 ) -> bytes:
     """A strip of tiles (a hand). ``highlight`` is an index into ``codes`` (drawn lifted with a gold
     frame); ``gap_before_last`` sets the last tile apart (the drawn tile); ``numbered`` writes 1..n
     under the tiles; ``style`` is the tile style (as every picture here takes it; None: the one in
-    force, :func:`bot.render.tiles.tile_style`)."""
-    with tiles_in(style):
+    force, :func:`bot.render.tiles.tile_style`) and ``lang`` the language of its words (as every
+    picture here takes it)."""
+    with _drawing(style, lang):
         return _tiles_strip(codes, highlight, gap_before_last, numbered)
 
 
@@ -439,10 +481,10 @@ def _tiles_strip(codes: Sequence[int], highlight: int | None, gap_before_last: b
     baseline = pad + 6 + max(height - 6, th)
     _draw_items(img, items, tw, pad, baseline)
     if numbered:
-        f = font(15)
+        f = text_font(15)
         rects, _, _ = _layout(items, tw)
         for i, (x, _, w, _) in enumerate(rects):
-            d.text((pad + x + w / 2, baseline + 4), str(i + 1), font=f, fill=MUTED, anchor="mt")
+            draw_text(d, (pad + x + w / 2, baseline + 4), str(i + 1), font=f, fill=MUTED, anchor="mt")
     return to_png(img, palette="default")
 
 
@@ -453,11 +495,12 @@ def render_hand(
     *,
     title: str = "",
     style: Style | None = None,
+    lang: Lang = DEFAULT,
 ) -> bytes:
     """A player's hand: concealed tiles, the drawn tile set apart, then the melds (called tile
     sideways, kakan's added tile stacked on it, ankan's outer tiles face down); the melds go on a
     row below when one row would be wider than :data:`HAND_ROW_TILES`."""
-    with tiles_in(style):
+    with _drawing(style, lang):
         return to_png(_hand_image(concealed, melds, drawn, title=title), palette="default")
 
 
@@ -471,14 +514,14 @@ def _hand_image(
     # the title is ~12 px when a phone shrinks the picture to 360 px (20 px at least)
     size = max(20, min(30, w * 12 // 360))
     title_h = size + 12 if title else 0
-    f = font(size)
+    f = text_font(size)
     heights = [max(_layout(r, tw)[2], th) for r in rows]
     img, d = _new(w, title_h + sum(heights) + 8 * (len(rows) - 1) + 2 * pad)
     if title:
         while size > 12 and f.getlength(title) > w - 2 * pad:  # shrink a long title rather than cut it
             size -= 1
-            f = font(size)
-        d.text((pad, pad + title_h / 2 - 4), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
+            f = text_font(size)
+        draw_text(d, (pad, pad + title_h / 2 - 4), _fit(title, f, w - 2 * pad), font=f, fill=TEXT, anchor="lm")
     y = title_h + pad
     for r, h in zip(rows, heights):
         y += h
@@ -557,9 +600,10 @@ def _win_rows(w: WinView, tw: int) -> list[list[_Item]]:
     return [hand, melds]
 
 
-def render_result(view: ResultView, *, style: Style | None = None) -> bytes:
-    """:func:`_result_png` with the tiles in ``style``."""
-    with tiles_in(style):
+def render_result(view: ResultView, *, style: Style | None = None, lang: Lang = DEFAULT) -> bytes:
+    """:func:`_result_png` with the tiles in ``style`` and its labels in ``lang`` (the view's texts
+    are the caller's: :func:`bot.render.variants.result_view` writes them in a language)."""
+    with _drawing(style, lang):
         return _result_png(view)
 
 
@@ -575,7 +619,7 @@ def _result_png(view: ResultView) -> bytes:
     dtw, dth = tile_size(RESULT_DORA_W)
     pad = 18
     # ~12 px text and more on a phone (the picture is ~770 px wide, shown at ~360)
-    f_title, f_head, f_line, f_small = font(30), font(27), font(26), font(21, "regular")
+    f_title, f_head, f_line, f_small = text_font(30), text_font(27), text_font(26), text_font(21, "regular")
     line_h, head_h, title_h = 36, 36, 38
     rows = [_win_rows(w, tw) for w in view.wins]
     tiles_w = max([_layout(r, tw)[1] for rs in rows for r in rs] + [0])
@@ -606,13 +650,13 @@ def _result_png(view: ResultView) -> bytes:
     img, d = _new(width, height)
     d.rectangle((0, 0, width, bar_h), fill=HEADER)
     for i, ln in enumerate(title):
-        d.text((pad, 7 + i * title_h + title_h / 2), ln, font=f_title, fill=GOLD, anchor="lm")
+        draw_text(d, (pad, 7 + i * title_h + title_h / 2), ln, font=f_title, fill=GOLD, anchor="lm")
     y = bar_h + 12
     for i, w in enumerate(view.wins):
         if i:
             d.line((pad, y - 8, width - pad, y - 8), fill=PANEL_EDGE, width=3)
         for ln in heads[i]:
-            d.text((pad, y + head_h / 2), ln, font=f_head, fill=TEXT, anchor="lm")
+            draw_text(d, (pad, y + head_h / 2), ln, font=f_head, fill=TEXT, anchor="lm")
             y += head_h
         y += 8
         for r in rows[i]:
@@ -625,7 +669,8 @@ def _result_png(view: ResultView) -> bytes:
                 _draw_items(img, [_Item(c) for c in codes], RESULT_DORA_W, x, baseline)
                 return x + len(codes) * (dtw + 1)
 
-            groups = (("Dora", w.dora), ("Ura", w.ura))
+            lang = picture_lang()
+            groups = ((i18n.t(lang, "Dora"), w.dora), (i18n.t(lang, "Ura"), w.ura))
             _indicator_strip(d, groups, pad, y, f_small, label_dy=10, tiles_dy=24 + dth, draw_tiles=dora_tiles)
             y += dth + 34
         d.line((pad, y, width - pad, y), fill=PANEL_EDGE, width=1)
@@ -639,31 +684,42 @@ def _result_png(view: ResultView) -> bytes:
                         d, yy, left, right, f_line, x=pad, right=width - pad, name_w=inner - f_line.getlength(right) - 16
                     )
                 else:
-                    d.text((pad, yy), ln, font=f_line, fill=TEXT, anchor="lm")
+                    draw_text(d, (pad, yy), ln, font=f_line, fill=TEXT, anchor="lm")
                 y += line_h
         y += 14
     if view.payments:
         y += 12
         d.line((pad, y - 6, width - pad, y - 6), fill=PANEL_EDGE, width=2)
-        d.text((pad, y + 12), "Payments", font=f_small, fill=MUTED, anchor="lm")
+        draw_text(d, (pad, y + 12), i18n.t(picture_lang(), "Payments"), font=f_small, fill=MUTED, anchor="lm")
         y += 30
         for name, delta in view.payments:
             amount = _signed(delta)
             yy = y + line_h / 2
-            d.text((pad, yy), _fit(name, f_line, inner - f_line.getlength(amount) - 16), font=f_line, fill=TEXT, anchor="lm")
-            d.text((width - pad, yy), amount, font=f_line, fill=_delta_colour(delta), anchor="rm")
+            draw_text(d, (pad, yy), _fit(name, f_line, inner - f_line.getlength(amount) - 16), font=f_line, fill=TEXT, anchor="lm")
+            draw_text(d, (width - pad, yy), amount, font=f_line, fill=_delta_colour(delta), anchor="rm")
             y += line_h
     return to_png(img, palette="default")
 
 
-def render_final(rows: Sequence[tuple[str, int, float]], *, title: str = "Final standings") -> bytes:
+#: the final standings' column headers (catalog context ``column``: "points" there are the
+#: uma-adjusted result, not the score's unit)
+COLUMNS = ("player", "score", "points")
+
+
+def render_final(rows: Sequence[tuple[str, int, float]], *, title: str | None = None, lang: Lang = DEFAULT) -> bytes:
     """Final standings: one row per player (name, final score, points after uma/oka) in the order
-    given (first = winner)."""
+    given (first = winner), under ``title`` ("Final standings" in ``lang`` when None)."""
+    with text_in(lang):
+        return _final_png(rows, i18n.t(lang, "Final standings") if title is None else title)
+
+
+def _final_png(rows: Sequence[tuple[str, int, float]], title: str) -> bytes:
+    lang = picture_lang()
     pad = 16
     row_h = 44
-    f_title = font(24)
-    f_row = font(21)
-    f_head = font(14, "regular")
+    f_title = text_font(24)
+    f_row = text_font(21)
+    f_head = text_font(14, "regular")
     width = 600
     height = pad + 40 + 24 + row_h * max(len(rows), 1) + pad
     img, d = _new(width, height)
@@ -671,9 +727,10 @@ def render_final(rows: Sequence[tuple[str, int, float]], *, title: str = "Final 
     y = pad + 40 + 4
     col_score = width - pad - 150
     col_pts = width - pad
-    d.text((pad + 56, y + 10), "player", font=f_head, fill=MUTED, anchor="lm")
-    d.text((col_score, y + 10), "score", font=f_head, fill=MUTED, anchor="rm")
-    d.text((col_pts, y + 10), "points", font=f_head, fill=MUTED, anchor="rm")
+    head_player, head_score, head_points = (term(lang, "column", c) for c in COLUMNS)
+    draw_text(d, (pad + 56, y + 10), head_player, font=f_head, fill=MUTED, anchor="lm")
+    draw_text(d, (col_score, y + 10), head_score, font=f_head, fill=MUTED, anchor="rm")
+    draw_text(d, (col_pts, y + 10), head_points, font=f_head, fill=MUTED, anchor="rm")
     y += 22
     medal = [(236, 190, 50), (192, 198, 206), (205, 127, 60)]
     for i, (name, score, pts) in enumerate(rows):
@@ -683,12 +740,13 @@ def render_final(rows: Sequence[tuple[str, int, float]], *, title: str = "Final 
         cy = top + (row_h - 2) / 2
         r = 15
         d.ellipse((pad + 6, cy - r, pad + 6 + 2 * r, cy + r), fill=medal[i] if i < 3 else (90, 110, 100))
-        d.text((pad + 6 + r, cy), str(i + 1), font=font(18), fill=(30, 30, 30), anchor="mm")
-        d.text(
+        draw_text(d, (pad + 6 + r, cy), str(i + 1), font=text_font(18), fill=(30, 30, 30), anchor="mm")
+        draw_text(
+            d,
             (pad + 56, cy), _fit(name, f_row, col_score - pad - 56 - 110), font=f_row, fill=TEXT, anchor="lm"
         )
-        d.text((col_score, cy), f"{score:,}", font=f_row, fill=TEXT, anchor="rm")
-        d.text((col_pts, cy), _signed(pts), font=f_row, fill=_delta_colour(pts), anchor="rm")
+        draw_text(d, (col_score, cy), f"{score:,}", font=f_row, fill=TEXT, anchor="rm")
+        draw_text(d, (col_pts, cy), _signed(pts), font=f_row, fill=_delta_colour(pts), anchor="rm")
     return to_png(img, palette="default")
 
 
@@ -793,28 +851,28 @@ def _plate(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], seat: SeatVie
     r = (h - 8) / 2
     cx, cy = x0 + 6 + r, y0 + h / 2
     d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=DEALER if letter == "E" else (60, 70, 66))
-    d.text((cx, cy), letter, font=font(16), fill=(255, 255, 255), anchor="mm")
-    f_score = font(17)
+    draw_text(d, (cx, cy), _wind_word(letter), font=text_font(16), fill=(255, 255, 255), anchor="mm")
+    f_score = text_font(17)
     score = f"{seat.score:,}"
     right = x1 - 8
-    d.text((right, cy), score, font=f_score, fill=fg, anchor="rm")
+    draw_text(d, (right, cy), score, font=f_score, fill=fg, anchor="rm")
     right -= int(f_score.getlength(score)) + 8
     if seat.riichi:
         _stick(d, right - 30, cy - 4, 30, 8)
         right -= 38
-    f_name = font(17)
+    f_name = text_font(17)
     name_x = cx + r + 7
     note = f" · {seat.note}" if seat.note else ""
-    f_note = font(14, "regular")
+    f_note = text_font(14, "regular")
     avail = right - name_x
     note_w = f_note.getlength(note) if note else 0
     if note and note_w > avail * 0.45:
         note = _fit(note, f_note, avail * 0.45)
         note_w = f_note.getlength(note)
     name = _fit(seat.name, f_name, avail - note_w)
-    d.text((name_x, cy), name, font=f_name, fill=fg, anchor="lm")
+    draw_text(d, (name_x, cy), name, font=f_name, fill=fg, anchor="lm")
     if note:
-        d.text((name_x + f_name.getlength(name), cy + 1), note, font=f_note, fill=muted, anchor="lm")
+        draw_text(d, (name_x + f_name.getlength(name), cy + 1), note, font=f_note, fill=muted, anchor="lm")
 
 
 def _rotated_text(
@@ -824,7 +882,7 @@ def _rotated_text(
     h = int(f.size if hasattr(f, "size") else 14) + 10
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0) if bg is None else (*bg, 255))
     d = ImageDraw.Draw(img)
-    d.text((w / 2, h / 2), text, font=f, fill=fill, anchor="mm")
+    draw_text(d, (w / 2, h / 2), text, font=f, fill=fill, anchor="mm")
     return _turn(img, q)
 
 
@@ -836,10 +894,10 @@ def _centre(
     d.rounded_rectangle(box, radius=14, fill=CENTRE, outline=CENTRE_EDGE, width=2)
     cx = (x0 + x1) / 2
     # scores on each side, facing the seat (left/right turned)
-    f_side = font(14)
+    f_side = text_font(14)
     for pos, seat_i in sides.items():
         seat = view.seats[seat_i]
-        label = f"{_wind_letter(seat.wind)} {seat.score:,}"
+        label = f"{_wind_word(_wind_letter(seat.wind))} {seat.score:,}"
         turn = view.turn == seat_i
         fill = (20, 20, 20) if turn else MUTED
         bg = PLATE_TURN if turn else None
@@ -857,7 +915,7 @@ def _centre(
         canvas.paste(t, (int(xy[0]), int(xy[1])), t)
     # round, dora, sticks, wall
     inner_w = x1 - x0 - 2 * 34
-    f_round = font(18)
+    f_round = text_font(18)
     dtw, dth = tile_size(DORA_W)
     slots = max(view.dora_slots, len(view.dora_indicators))
     block_h = 24 + 16 + dth + 10 + 20
@@ -865,25 +923,25 @@ def _centre(
     size = 18
     while size > 11 and f_round.getlength(view.round_text) > inner_w:
         size -= 1
-        f_round = font(size)
-    d.text((cx, top + 10), _fit(view.round_text, f_round, inner_w), font=f_round, fill=TEXT, anchor="mm")
+        f_round = text_font(size)
+    draw_text(d, (cx, top + 10), _fit(view.round_text, f_round, inner_w), font=f_round, fill=TEXT, anchor="mm")
     if slots:  # no label where the ruleset has no dora (taiwan16)
-        d.text((cx, top + 31), "dora", font=font(11, "regular"), fill=MUTED, anchor="mm")
+        draw_text(d, (cx, top + 31), i18n.t(picture_lang(), "dora"), font=text_font(11, "regular"), fill=MUTED, anchor="mm")
     items = [_Item(c) for c in view.dora_indicators] + [_Item(BACK)] * (slots - len(view.dora_indicators))
     _, row_w, _ = _layout(items, DORA_W)
     _draw_items(canvas, items, DORA_W, int(cx - row_w / 2), int(top + 40 + dth))
     y = top + 40 + dth + 18
-    f_info = font(14)
-    wall = f"wall {view.wall_left}" if view.wall_left is not None else ""
+    f_info = text_font(14)
+    wall = i18n.t(picture_lang(), "wall {n}", n=view.wall_left) if view.wall_left is not None else ""
     sticks = f"× {view.riichi_sticks}"
     sw = 30 + 4 + f_info.getlength(sticks)
     ww = f_info.getlength(wall)
     total = sw + (16 + ww if wall else 0)
     x = cx - total / 2
     _stick(d, x, y - 4, 30, 8)
-    d.text((x + 34, y), sticks, font=f_info, fill=TEXT, anchor="lm")
+    draw_text(d, (x + 34, y), sticks, font=f_info, fill=TEXT, anchor="lm")
     if wall:
-        d.text((x + sw + 16, y), wall, font=f_info, fill=TEXT, anchor="lm")
+        draw_text(d, (x + sw + 16, y), wall, font=f_info, fill=TEXT, anchor="lm")
 
 
 def _table_image(view: TableView) -> Image.Image:
@@ -909,20 +967,20 @@ def _centre_lines(view: TableView, max_w: int) -> list[list[tuple[str, Any]]]:
     """The centre's content as lines of pieces (``("text", (str, font, colour))``, ``("dora",
     items)``, ``("sticks", text)``): the round; then the dora indicators, the riichi sticks and
     the wall, on one line when that fits in ``max_w``, else the dora on a line of their own."""
-    f_round = font(20)
+    f_round = text_font(20)
     size = 20
     while size > 12 and f_round.getlength(view.round_text) > max_w:
         size -= 1
-        f_round = font(size)
+        f_round = text_font(size)
     lines: list[list[tuple[str, Any]]] = [[("text", (_fit(view.round_text, f_round, max_w), f_round, TEXT))]]
     slots = max(view.dora_slots, len(view.dora_indicators))
     dora: list[tuple[str, Any]] = []
     if slots:  # no label where the ruleset has no dora (taiwan16)
         items = [_Item(c) for c in view.dora_indicators] + [_Item(BACK)] * (slots - len(view.dora_indicators))
-        dora = [("text", ("dora", font(15, "regular"), MUTED)), ("dora", items)]
+        dora = [("text", (i18n.t(picture_lang(), "dora"), text_font(15, "regular"), MUTED)), ("dora", items)]
     info: list[tuple[str, Any]] = [("sticks", f"× {view.riichi_sticks}")]
     if view.wall_left is not None:
-        info.append(("text", (f"wall {view.wall_left}", font(17), TEXT)))
+        info.append(("text", (i18n.t(picture_lang(), "wall {n}", n=view.wall_left), text_font(17), TEXT)))
     if _pieces_width(dora + info) <= max_w:
         lines.append(dora + info)
     else:
@@ -938,7 +996,7 @@ def _piece_size(piece: tuple[str, Any]) -> tuple[int, int]:
     if kind == "dora":
         _, w, h = _layout(what, DORA_W)
         return w, max(h, tile_size(DORA_W)[1])
-    return 34 + int(font(17).getlength(what)), 22  # a stick and its count
+    return 34 + int(text_font(17).getlength(what)), 22  # a stick and its count
 
 
 def _pieces_width(pieces: Sequence[tuple[str, Any]]) -> int:
@@ -961,12 +1019,12 @@ def _draw_centre(canvas: Image.Image, box: tuple[int, int, int, int], view: Tabl
             w = _piece_size((kind, what))[0]
             if kind == "text":
                 text, f, colour = what
-                d.text((x, mid), text, font=f, fill=colour, anchor="lm")
+                draw_text(d, (x, mid), text, font=f, fill=colour, anchor="lm")
             elif kind == "dora":
                 _draw_items(canvas, what, DORA_W, int(x), int(y + h))
             else:
                 _stick(d, x, mid - 4, 30, 8)
-                d.text((x + 34, mid), what, font=font(17), fill=TEXT, anchor="lm")
+                draw_text(d, (x + 34, mid), what, font=text_font(17), fill=TEXT, anchor="lm")
             x += w + 14
         y += h + 6
 
@@ -1015,12 +1073,12 @@ def _quadrant_image(view: TableView) -> Image.Image:
 
     img, d = _new(width, height)
     d.rectangle((0, 0, width, Q_HEADER_H), fill=HEADER)
-    f_head = font(18)
+    f_head = text_font(18)
     clock_w = 0
     if view.clock:
         clock_w = int(f_head.getlength(view.clock)) + 16
-        d.text((width - 8, Q_HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
-    d.text((8, Q_HEADER_H / 2), _fit(view.title, f_head, width - 16 - clock_w), font=f_head, fill=TEXT, anchor="lm")
+        draw_text(d, (width - 8, Q_HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
+    draw_text(d, (8, Q_HEADER_H / 2), _fit(view.title, f_head, width - 16 - clock_w), font=f_head, fill=TEXT, anchor="lm")
 
     def box(c: int, r: int) -> tuple[int, int, int, int]:
         x = Q_MARGIN + c * (cell_w + Q_GAP)
@@ -1043,8 +1101,8 @@ def _quadrant_image(view: TableView) -> Image.Image:
         top = tops[0] + row_h[0] + Q_GAP
         _draw_centre(img, (Q_MARGIN, top, width - Q_MARGIN, top + band_h), view)
     if view.footer:
-        f_foot = font(16, "regular")
-        d.text((8, height - footer_h / 2 - 2), _fit(view.footer, f_foot, width - 16), font=f_foot, fill=MUTED, anchor="lm")
+        f_foot = text_font(16, "regular")
+        draw_text(d, (8, height - footer_h / 2 - 2), _fit(view.footer, f_foot, width - 16), font=f_foot, fill=MUTED, anchor="lm")
     return img
 
 
@@ -1103,12 +1161,13 @@ def _pinwheel_image(view: TableView) -> Image.Image:
     img, d = _new(width, height)
     # header
     d.rectangle((0, 0, width, HEADER_H), fill=HEADER)
-    f_head = font(17)
+    f_head = text_font(17)
     clock_w = 0
     if view.clock:
         clock_w = int(f_head.getlength(view.clock)) + 20
-        d.text((width - 12, HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
-    d.text(
+        draw_text(d, (width - 12, HEADER_H / 2), view.clock, font=f_head, fill=GOLD, anchor="rm")
+    draw_text(
+        d,
         (12, HEADER_H / 2),
         _fit(view.title, f_head, width - 24 - clock_w),
         font=f_head,
@@ -1161,22 +1220,25 @@ def _pinwheel_image(view: TableView) -> Image.Image:
             img.paste(m, mxy, m)
     _centre(img, rect(1, 1), view, {pos: s for pos, s in pos_seat.items()})
     if view.footer:
-        d.text(
+        draw_text(
+            d,
             (12, height - footer_h / 2 - 2),
-            _fit(view.footer, font(14, "regular"), width - 24),
-            font=font(14, "regular"),
+            _fit(view.footer, text_font(14, "regular"), width - 24),
+            font=text_font(14, "regular"),
             fill=MUTED,
             anchor="lm",
         )
     return img
 
 
-def render_table(view: TableView, *, style: Style | None = None) -> bytes:
+def render_table(view: TableView, *, style: Style | None = None, lang: Lang = DEFAULT) -> bytes:
     """The public table picture: header (title, clock), each seat with its name plate (wind,
     name, score, riichi stick), river in rows of 6 (riichi tile sideways, called-away tiles dimmed)
     and melds, and the centre (round, dora indicators, riichi sticks, wall count); laid out as
-    :func:`_quadrant_image` says (``view.rotate``: the pinwheel, tiles facing the centre)."""
-    with tiles_in(style):
+    :func:`_quadrant_image` says (``view.rotate``: the pinwheel, tiles facing the centre). The
+    view's texts are the caller's; ``lang`` is the language of the picture's own words (winds,
+    "dora", the wall)."""
+    with _drawing(style, lang):
         return to_png(_table_image(view), palette="default")
 
 
@@ -1192,6 +1254,7 @@ def render_seat_table(
     *,
     title: str = "",
     style: Style | None = None,
+    lang: Lang = DEFAULT,
 ) -> bytes:
     """One player's own picture: the table as :func:`render_table` draws it from ``view`` (their
     seat is ``view.bottom``), and under it, next to their river, their hand as :func:`render_hand`
@@ -1199,7 +1262,7 @@ def render_seat_table(
     (a phone shrinks the whole picture to its width). The table part shows only what ``view`` holds
     (public), the hand part only the arguments given: the caller passes the viewer's own hand and
     nobody else's."""
-    with tiles_in(style):
+    with _drawing(style, lang):
         table = _table_image(view)
         hand = _hand_image(concealed, melds, drawn, title=title, tile_w=_seat_hand_w(concealed, melds, drawn, table.width))
         img, d = _new(max(table.width, hand.width), table.height + hand.height)
@@ -1223,12 +1286,13 @@ def render_open_table(
     hands: Sequence[tuple[str, Sequence[int], Sequence[Meld], int | None]],
     *,
     style: Style | None = None,
+    lang: Lang = DEFAULT,
 ) -> bytes:
     """A finished game's table with every hand open (``/replay`` with seat "all"): the table as
     :func:`render_table` draws it, and under it one strip per seat (``(title, concealed, melds,
     drawn)`` in seat order), each drawn as :func:`render_seat_table` draws its one hand, at the
     largest tile width of :data:`SEAT_HAND_WIDTHS` that keeps it within the table's width."""
-    with tiles_in(style):
+    with _drawing(style, lang):
         table = _table_image(view)
         strips = [
             _hand_image(concealed, melds, drawn, title=title, tile_w=_seat_hand_w(concealed, melds, drawn, table.width))

@@ -16,6 +16,11 @@ defaults, :mod:`engine.rules.base`), never its name, so a new ruleset shows what
 * a win in the ruleset's units: han/fu and points, pk's han + bazoro on the PK-0 table, taiwan16's
   tai and chips (TW-13), chinitsu_toutenkou's point items, shoukou's transformations (SK-10).
 
+Every text here is in the ``lang`` keyword's language (English unless given), from the message
+catalogs (:mod:`bot.i18n`): the rulesets' own words (``score_unit``, ``riichi_word``,
+``furiten_warning`` ...) are catalog messages listed in :data:`RULESET_WORDS`, yaku and tiles are
+named by :mod:`bot.render.names`.
+
 Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O).
 """
 
@@ -23,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot import i18n
+from bot.i18n import DEFAULT, N_, Lang
 from engine.notation import HandSpec, MeldType
 from engine.notation import Meld as EngineMeld
 from engine.scoring.result import NO_YAKU, ScoreResult
@@ -36,6 +43,7 @@ from .views import Meld, ResultView, WinView
 
 __all__ = [
     "BLANK",
+    "RULESET_WORDS",
     "claim_text",
     "dangerous_discards",
     "declare_word",
@@ -64,12 +72,46 @@ __all__ = [
 ]
 
 A = ActionType
-ROUND = ("East", "South", "West", "North")
+ROUND = (N_("East"), N_("South"), N_("West"), N_("North"))
 _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", MeldType.ANKAN: "ankan", MeldType.KAKAN: "kakan"}
+#: the meld types as the footer names them
+_MELD_WORDS = {"chi": N_("chi"), "pon": N_("pon"), "minkan": N_("kan"), "ankan": N_("closed kan"), "kakan": N_("added kan")}
+
+#: the rulesets' own words (engine.rules: ``score_unit``, ``honba_word``, ``riichi_word``,
+#: ``furiten_warning``, ``why_tsumo_blocked``), shown through the catalogs; tests check that every
+#: ruleset's words are here
+RULESET_WORDS = (
+    N_("points"),
+    N_("chips"),
+    N_("Riichi"),
+    N_("Declare ready"),
+    N_("You are furiten: you cannot win by ron."),
+    N_("You are furiten: you cannot win by ron or by tsumo (PK-6, PK-7)."),
+    N_("You passed a win: no ron until your next turn (TW-10)."),
+    N_("you passed a winning tile since your last discard: no win at all until you discard (PK-7)"),
+    N_("you passed a winning tile after riichi: furiten blocks tsumo too (PK-6)"),
+    N_("a tile you wait on is in your own discards: furiten blocks tsumo too (PK-6)"),
+)
 
 
-def _tile(code: int) -> str:
-    return tile_name(code)
+def _tile(code: int, lang: Lang = DEFAULT) -> str:
+    return tile_name(code, lang)
+
+
+def _hand_name(lang: Lang, wind: int, number: int, honba: int, word: str) -> str:
+    """``East 2, 1 honba`` / ``South 1, 2 continuation`` (taiwan16) in ``lang``."""
+    name = i18n.t(lang, "{wind} {n}", wind=i18n.t(lang, ROUND[min(wind, 3)]), n=number)
+    return _with_honba(lang, name, honba, word)
+
+
+def _with_honba(lang: Lang, name: str, honba: int, word: str) -> str:
+    if not honba:
+        return name
+    if word == "continuation":  # taiwan16's dealer continuations (TW-3)
+        return i18n.t(lang, "{hand}, {n} continuation", hand=name, n=honba)
+    if word == "honba":
+        return i18n.t(lang, "{hand}, {n} honba", hand=name, n=honba)
+    return f"{name}, {honba} {word}"
 
 
 # -- seats, rounds, units ------------------------------------------------------------------------
@@ -80,38 +122,40 @@ def seat_wind(g: Game, seat: int) -> int:
     return g.ruleset.seat_wind_of(g, seat)
 
 
-def round_text(g: Game) -> str:
+def round_text(g: Game, *, lang: Lang = DEFAULT) -> str:
     """``East 2, 1 honba``; taiwan16 ``East 2, 1 continuation`` (the dealer's continuations, TW-3);
     chinitsu_toutenkou ``Hand 3 of 6, 1 honba`` (CT-A12)."""
     rs = g.ruleset
     hands = rs.fixed_hands()
     if hands:
         n = min(len(g.results) + 1, hands) if not g.over else len(g.results)
-        return f"Hand {n} of {hands}" + (f", {g.honba} {rs.honba_word}" if g.honba else "")
-    return f"{ROUND[min(g.round_wind, 3)]} {g.hand_number + 1}" + (f", {g.honba} {rs.honba_word}" if g.honba else "")
+        return _with_honba(lang, i18n.t(lang, "Hand {n} of {hands}", n=n, hands=hands), g.honba, rs.honba_word)
+    return _hand_name(lang, g.round_wind, g.hand_number + 1, g.honba, rs.honba_word)
 
 
-def score_unit(g: Game) -> str:
+def score_unit(g: Game, *, lang: Lang = DEFAULT) -> str:
     """What the scores count: taiwan16 chips (底 + tai × rate, TW-13), else points."""
-    return g.ruleset.score_unit
+    return i18n.t(lang, g.ruleset.score_unit)
 
 
-def final_unit(g: Game) -> str:
+def final_unit(g: Game, *, lang: Lang = DEFAULT) -> str:
     """"" when the final result is uma/oka-adjusted (riichi family), else the score unit (no uma)."""
-    return "" if g.ruleset.final_with_uma else score_unit(g)
+    return "" if g.ruleset.final_with_uma else score_unit(g, lang=lang)
 
 
-def pass_word(g: Game) -> str:
+def pass_word(g: Game, *, lang: Lang = DEFAULT) -> str:
     """What passing means now: "Pass" on a discard; in a turn-start window, "Draw" (seigou SG-D3,
     taiwan16's T-19 window) or "Pass it on" (taiwan16's last tile, TW-11 haitei_pass)."""
     if g.phase is not Phase.CLAIM:
-        return "Pass"
-    return "Pass it on" if getattr(g.hand_state, "window", "") == "haitei" else "Draw"
+        return i18n.t(lang, "Pass")
+    if getattr(g.hand_state, "window", "") == "haitei":
+        return i18n.t(lang, "Pass it on")
+    return i18n.t(lang, "Draw")
 
 
-def declare_word(g: Game) -> str:
+def declare_word(g: Game, *, lang: Lang = DEFAULT) -> str:
     """The riichi action's name: taiwan16's declared tenpai has no stick (TW-12)."""
-    return g.ruleset.riichi_word
+    return i18n.t(lang, g.ruleset.riichi_word)
 
 
 def declares_ready(g: Game) -> bool:
@@ -202,11 +246,16 @@ def in_hand_order(g: Game, seat: int, actions: Sequence[Action]) -> list[Action]
     return sorted(actions, key=lambda a: (rank.get(a.tile, len(rank)), tile_order(a.tile)))
 
 
-def _shift_text(shift: Sequence[int]) -> str:
-    return f"{_tile(shift[0])} as {kind_label(shift[1])}"
+def _as(lang: Lang, tile: str, kind: str) -> str:
+    """A transformed tile: ``4m as 7m`` (shoukou SK-D4)."""
+    return i18n.t(lang, "{tile} as {kind}", tile=tile, kind=kind)
 
 
-def table_footer(g: Game, names: Sequence[str]) -> str:
+def _list(lang: Lang, items: Sequence[str]) -> str:
+    return i18n.t(lang, ", ").join(items)
+
+
+def table_footer(g: Game, names: Sequence[str], *, lang: Lang = DEFAULT) -> str:
     """A line under the table: shoukou's transformed melds (SK-D4), open riichi hands (CT-F2),
     taiwan16's dice seating (TW-5) and declared tenpai (TW-12)."""
     parts: list[str] = []
@@ -214,45 +263,53 @@ def table_footer(g: Game, names: Sequence[str]) -> str:
         for m in st.melds:
             if m.effective:
                 moved = [
-                    f"{_tile(g.code(x))} as {kind_label(e)}" for x, e in zip(m.tiles, m.effective) if (g.code(x) & ~RED) != e
+                    _as(lang, _tile(g.code(x), lang), kind_label(e, lang))
+                    for x, e in zip(m.tiles, m.effective)
+                    if (g.code(x) & ~RED) != e
                 ]
                 if moved:
-                    parts.append(f"{names[s]}'s {_MELD[m.type]}: {', '.join(moved)}")
+                    meld = i18n.t(lang, _MELD_WORDS[_MELD[m.type]])
+                    parts.append(i18n.t(lang, "{name}'s {meld}: {tiles}", name=names[s], meld=meld, tiles=_list(lang, moved)))
     rs = g.ruleset
     for s in sorted(rs.open_riichi_seats(g)):
-        parts.append(f"{names[s]}: open riichi, waits {' '.join(kind_label(k) for k in g.seats[s].waits)}")
+        waits = " ".join(kind_label(k, lang) for k in g.seats[s].waits)
+        parts.append(i18n.t(lang, "{name}: open riichi, waits {tiles}", name=names[s], tiles=waits))
     if rs.seats_by_dice:
         east = next(s for s in range(g.players) if seat_wind(g, s) == 0)
         dice = getattr(g.deal, "dice", ())
-        roll = f"dice {'+'.join(str(d) for d in dice)}: " if dice and g.hand_index else ""
-        parts.insert(0, f"{roll}{names[east]} is East, {names[g.dealer]} deals")  # TW-5 (A15: hand 1)
+        seating = i18n.t(lang, "{east} is East, {dealer} deals", east=names[east], dealer=names[g.dealer])
+        if dice and g.hand_index:  # TW-5 (A15: hand 1 has no roll)
+            seating = i18n.t(lang, "dice {dice}: {seating}", dice="+".join(str(d) for d in dice), seating=seating)
+        parts.insert(0, seating)
     if declares_ready(g):
         ready = [names[s] for s, st in enumerate(g.seats) if st.riichi]
         if ready:
-            parts.append("ready: " + ", ".join(ready))
+            parts.append(i18n.t(lang, "ready: {names}", names=_list(lang, ready)))
     return " · ".join(parts)
 
 
 # -- warnings ------------------------------------------------------------------------------------
 
 
-def _why_no_tsumo(g: Game, seat: int) -> str:
+def _why_no_tsumo(g: Game, seat: int, lang: Lang = DEFAULT) -> str:
     """Why a complete hand may not win by tsumo now, in the ruleset's words."""
     blocked = g.ruleset.why_tsumo_blocked(g, seat)
     if blocked is not None:
-        return blocked
+        return i18n.t(lang, blocked)
     try:
         res = g.win_value(seat, g.drawn, tsumo=True)
     except ValueError:
-        return "it has no yaku"
+        return i18n.t(lang, "it has no yaku")
     if res.reason == "no_common_yaku":
-        return "no yaku is common to every tile you wait on (PK-4)"
+        return i18n.t(lang, "no yaku is common to every tile you wait on (PK-4)")
     if res.reason == NO_YAKU or not res.reason:
-        return "it has no yaku"
-    return "it cannot win with this tile"
+        return i18n.t(lang, "it has no yaku")
+    return i18n.t(lang, "it cannot win with this tile")
 
 
-def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] = ()) -> list[str]:
+def warnings(
+    g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] = (), *, lang: Lang = DEFAULT
+) -> list[str]:
     """The ⚠ lines under a seat's hand while it must act (furiten, a complete hand that cannot
     win and why, discards that deal into an open riichi)."""
     if g.over or seat not in g.to_act():
@@ -261,17 +318,26 @@ def warnings(g: Game, seat: int, legal: Sequence[Action], names: Sequence[str] =
     out: list[str] = []
     rs = g.ruleset
     if st.waits and rs.furiten(g, seat):
-        out.append(f"⚠ {rs.furiten_warning}")
+        out.append(f"⚠ {i18n.t(lang, rs.furiten_warning)}")
     if g.phase is Phase.TURN and g.drawn >= 0 and sum(st.counts) % 3 == 2 and g.calc.is_agari(st.counts):
         if not any(a.type is A.TSUMO for a in legal):
-            out.append(f"⚠ Your hand is complete but you cannot win with it: {_why_no_tsumo(g, seat)}.")
+            why = _why_no_tsumo(g, seat, lang)
+            out.append(i18n.t(lang, "⚠ Your hand is complete but you cannot win with it: {why}.", why=why))
     if g.phase is Phase.TURN and rs.open_riichi_seats(g) - {seat}:
         for code in dict.fromkeys(a.tile for a in in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])):
             into = rs.deals_into_open_riichi(g, seat, code)
             if into:
-                bonus = "" if st.riichi else " (+50 points for them)"
-                who = ", ".join(names[s] if s < len(names) else f"seat {s}" for s in into)
-                out.append(f"⚠ Discarding {_tile(code)} deals into the open riichi of {who}{bonus}.")
+                who = _list(lang, [names[s] if s < len(names) else i18n.t(lang, "seat {n}", n=s) for s in into])
+                if st.riichi:
+                    text = i18n.t(lang, "⚠ Discarding {tile} deals into the open riichi of {who}.", tile=_tile(code, lang), who=who)
+                else:
+                    text = i18n.t(
+                        lang,
+                        "⚠ Discarding {tile} deals into the open riichi of {who} (+50 points for them).",
+                        tile=_tile(code, lang),
+                        who=who,
+                    )
+                out.append(text)
     return out
 
 
@@ -292,79 +358,103 @@ def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int,
 # -- wins ----------------------------------------------------------------------------------------
 
 
-def _tai_items(sc: ScoreResult) -> list[tuple[str, int]]:
-    return [(yaku_name(str(it.get("name"))), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
+def _tai_items(sc: ScoreResult, lang: Lang = DEFAULT) -> list[tuple[str, int]]:
+    return [(yaku_name(str(it.get("name")), lang), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
 
 
-def _transformations(sc: ScoreResult) -> list[str]:
+def _transformations(sc: ScoreResult, lang: Lang = DEFAULT) -> list[str]:
     out = []
-    for t in sc.details.get("transformations") or []:
-        phys, _, eff = str(t).partition(">")
-        out.append(f"{phys} as {eff}" if eff else str(t))
+    for tr in sc.details.get("transformations") or []:
+        phys, _, eff = str(tr).partition(">")
+        out.append(_as(lang, phys, eff) if eff else str(tr))
     return out
 
 
-def win_summary(g: Game, sc: ScoreResult) -> str:
+def _line(name: str, value: str) -> str:
+    """A result picture's line: name and value in two columns."""
+    return f"{name}\t{value}"
+
+
+def win_summary(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> str:
     """One win's breakdown and value for the result message, in the ruleset's units."""
     how = g.ruleset.hand_value
     if how == "tai":
-        items = _tai_items(sc)
-        listed = ", ".join(f"{n} {v}" for n, v in items) or "no tai items"
+        items = _tai_items(sc, lang)
+        listed = _list(lang, [f"{n} {v}" for n, v in items]) or i18n.t(lang, "no tai items")
         d = sc.details
-        return (
-            f"{listed} — {sc.han} tai; each payer pays {d.get('base', '')} + {d.get('rate', '')} × tai chips "
-            f"(+{d.get('dealer_tai', 0)} dealer tai when the dealer wins or pays)"
+        return i18n.t(
+            lang,
+            "{items} — {tai} tai; each payer pays {base} + {rate} × tai chips (+{dealer} dealer tai when the dealer wins or pays)",
+            items=listed,
+            tai=sc.han,
+            base=d.get("base", ""),
+            rate=d.get("rate", ""),
+            dealer=d.get("dealer_tai", 0),
         )
     if how == "points":
-        listed = ", ".join(f"{yaku_name(y.name)} {y.han}" for y in sc.yaku)
-        text = f"{listed} — {sc.points} points"
+        listed = _list(lang, [f"{yaku_name(y.name, lang)} {y.han}" for y in sc.yaku])
+        text = i18n.t(lang, "{items} — {points} points", items=listed, points=sc.points)
         wild = sc.details.get("wildcards") or []
         if wild:
-            text += " (White as " + " ".join(str(w.get("as")) for w in wild) + ")"
+            text += i18n.t(lang, " (White as {tiles})", tiles=" ".join(str(w.get("as")) for w in wild))
         return text
-    yaku = ", ".join(f"{yaku_name(y.name)} {y.han if not sc.yakuman else 'yakuman'}" for y in sc.yaku)
+    yakuman = i18n.t(lang, "yakuman")
+    yaku = _list(lang, [f"{yaku_name(y.name, lang)} {y.han if not sc.yakuman else yakuman}" for y in sc.yaku])
     bazoro = sc.details.get("bazoro")
     if sc.yakuman:
-        value = f"{sc.yakuman}× yakuman"
+        value = i18n.t(lang, "{n}× yakuman", n=sc.yakuman)
     elif isinstance(bazoro, int):  # pk's PK-0 table (only its results carry bazoro)
-        value = f"{sc.han} han + {bazoro} bazoro = {sc.details.get('table_han', sc.han + bazoro)} han (PK-0 table, no fu)"
+        value = i18n.t(
+            lang,
+            "{han} han + {bazoro} bazoro = {table} han (PK-0 table, no fu)",
+            han=sc.han,
+            bazoro=bazoro,
+            table=sc.details.get("table_han", sc.han + bazoro),
+        )
     else:
-        value = f"{sc.han} han {sc.fu} fu"
-    text = f"{yaku} — {value}, {sc.points:,} points"
-    moved = _transformations(sc)
+        value = i18n.t(lang, "{han} han {fu} fu", han=sc.han, fu=sc.fu)
+    text = i18n.t(lang, "{yaku} — {value}, {points} points", yaku=yaku, value=value, points=f"{sc.points:,}")
+    moved = _transformations(sc, lang)
     if moved:
-        text += f"; transformations: {', '.join(moved)}"
+        text += i18n.t(lang, "; transformations: {moved}", moved=_list(lang, moved))
     return text
 
 
-def win_lines(g: Game, sc: ScoreResult) -> list[str]:
+def win_lines(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> list[str]:
     """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units, the
     yaku by the names ``/score`` uses (:func:`~bot.render.names.yaku_name`)."""
     how = g.ruleset.hand_value
+    total = i18n.t(lang, "Total")
     if how == "tai":
         d = sc.details
-        lines = [f"{n}\t{v} tai" for n, v in _tai_items(sc)]
-        lines.append(f"Total\t{sc.han} tai")
-        lines.append(f"Each payer: {d.get('base', '')} + {d.get('rate', '')} × (tai + dealer tai)")
+        lines = [_line(n, i18n.t(lang, "{n} tai", n=v)) for n, v in _tai_items(sc, lang)]
+        lines.append(_line(total, i18n.t(lang, "{n} tai", n=sc.han)))
+        lines.append(
+            i18n.t(lang, "Each payer: {base} + {rate} × (tai + dealer tai)", base=d.get("base", ""), rate=d.get("rate", ""))
+        )
         return lines
     if how == "points":
-        lines = [f"{yaku_name(y.name)}\t{y.han} pts" for y in sc.yaku]  # as /score writes them
-        lines.append(f"Total\t{sc.points:,} points")
+        lines = [_line(yaku_name(y.name, lang), i18n.t(lang, "{n} pts", n=y.han)) for y in sc.yaku]  # as /score writes them
+        lines.append(_line(total, i18n.t(lang, "{points} points", points=f"{sc.points:,}")))
         return lines
     if sc.yakuman:
-        lines = [f"{yaku_name(y.name)}\tyakuman" for y in sc.yaku]
+        lines = [_line(yaku_name(y.name, lang), i18n.t(lang, "yakuman")) for y in sc.yaku]
     else:
-        lines = [f"{yaku_name(y.name)}\t{y.han} han" for y in sc.yaku]
+        lines = [_line(yaku_name(y.name, lang), i18n.t(lang, "{n} han", n=y.han)) for y in sc.yaku]
     bazoro = sc.details.get("bazoro")
-    if sc.yakuman:
-        lines.append(f"Total\t{'' if sc.yakuman == 1 else f'{sc.yakuman}× '}yakuman = {sc.points:,}")
+    points = f"{sc.points:,}"
+    if sc.yakuman == 1:
+        lines.append(_line(total, i18n.t(lang, "yakuman = {points}", points=points)))
+    elif sc.yakuman:
+        lines.append(_line(total, i18n.t(lang, "{n}× yakuman = {points}", n=sc.yakuman, points=points)))
     elif isinstance(bazoro, int):  # pk's PK-0 table
-        lines.append(f"Bazoro\t{bazoro} han")
-        lines.append(f"Table\t{sc.details.get('table_han', sc.han + bazoro)} han = {sc.points:,}")
+        lines.append(_line(i18n.t(lang, "Bazoro"), i18n.t(lang, "{n} han", n=bazoro)))
+        table = sc.details.get("table_han", sc.han + bazoro)
+        lines.append(_line(i18n.t(lang, "Table"), i18n.t(lang, "{han} han = {points}", han=table, points=points)))
     else:
-        lines.append(f"Total\t{sc.han} han {sc.fu} fu = {sc.points:,}")
-    for m in _transformations(sc):
-        lines.append(f"Transformation\t{m}")
+        lines.append(_line(total, i18n.t(lang, "{han} han {fu} fu = {points}", han=sc.han, fu=sc.fu, points=points)))
+    for m in _transformations(sc, lang):
+        lines.append(_line(i18n.t(lang, "Transformation"), m))
     return lines
 
 
@@ -396,10 +486,7 @@ def winning_tiles(spec: HandSpec) -> list[int]:
     return sort_tiles(tiles)
 
 
-_MANY = {1: "", 2: "Double ", 3: "Triple "}
-
-
-def result_view(g: Game, idx: int, names: Sequence[str]) -> ResultView | None:
+def result_view(g: Game, idx: int, names: Sequence[str], *, lang: Lang = DEFAULT) -> ResultView | None:
     """The picture of hand ``idx``'s result: every winner (a double ron shows both hands), each
     hand's tiles exactly once, the dora and ura indicators it counted, the breakdown in display
     names, and every seat's payment; ``None`` for a hand without a win (the text says it all)."""
@@ -408,35 +495,46 @@ def result_view(g: Game, idx: int, names: Sequence[str]) -> ResultView | None:
         return None
 
     def who(s: int) -> str:
-        return names[s] if 0 <= s < len(names) else f"seat {s}"
+        return names[s] if 0 <= s < len(names) else i18n.t(lang, "seat {n}", n=s)
 
     wins: list[WinView] = []
     for w in r.wins:
         spec = w.hand
         if spec is None:
             continue
-        if kind_of(spec.win_tile) >= FLOWER_BASE:
-            how = "with flowers" + (f", paid by {who(w.from_seat)}" if w.from_seat not in (-1, w.seat) else "")
+        if kind_of(spec.win_tile) >= FLOWER_BASE and w.from_seat not in (-1, w.seat):
+            heading = i18n.t(lang, "{name} wins with flowers, paid by {payer}", name=who(w.seat), payer=who(w.from_seat))
+        elif kind_of(spec.win_tile) >= FLOWER_BASE:
+            heading = i18n.t(lang, "{name} wins with flowers", name=who(w.seat))
         elif w.seat == w.from_seat or w.from_seat < 0:
-            how = "by tsumo"
+            heading = i18n.t(lang, "{name} wins by tsumo", name=who(w.seat))
         else:
-            how = f"by ron from {who(w.from_seat)}"
+            heading = i18n.t(lang, "{name} wins by ron from {payer}", name=who(w.seat), payer=who(w.from_seat))
         ctx = spec.ctx
         wins.append(
             WinView(
-                heading=f"{who(w.seat)} wins {how}",
+                heading=heading,
                 hand=winning_tiles(spec),
                 win_tile=spec.win_tile,
                 melds=spec_melds(spec.melds) + win_extras(dict(spec.options), ctx.kita),
-                lines=win_lines(g, w.score),
+                lines=win_lines(g, w.score, lang=lang),
                 dora=list(ctx.dora_indicators),
                 ura=list(ctx.ura_indicators) if (ctx.riichi or ctx.double_riichi) else [],
             )
         )
     tsumo = all(w.seat == w.from_seat or w.from_seat < 0 for w in r.wins)
-    kind = "Tsumo" if tsumo else f"{_MANY.get(len(r.wins), '')}{'ron' if len(r.wins) > 1 else 'Ron'}"
+    if tsumo:
+        kind = i18n.t(lang, "Tsumo")
+    elif len(r.wins) == 2:
+        kind = i18n.t(lang, "Double ron")
+    elif len(r.wins) == 3:
+        kind = i18n.t(lang, "Triple ron")
+    elif len(r.wins) > 3:
+        kind = i18n.t(lang, "ron")
+    else:
+        kind = i18n.t(lang, "Ron")
     payments = [(who(s), d) for s, d in enumerate(r.deltas)]
-    return ResultView(f"{result_label(g, idx)} · {kind}", wins, payments)
+    return ResultView(f"{result_label(g, idx, lang=lang)} · {kind}", wins, payments)
 
 
 def is_nuki(a: Action) -> bool:
@@ -444,26 +542,36 @@ def is_nuki(a: Action) -> bool:
     return a.type is A.KITA and a.tile >= 0 and kind_of(a.tile) != NORTH
 
 
-def result_label(g: Game, idx: int) -> str:
+def result_label(g: Game, idx: int, *, lang: Lang = DEFAULT) -> str:
     """The name of the hand ``idx`` for its result: ``East 2, 1 honba``; ``Hand 3``
     (chinitsu_toutenkou); ``South 1, 2 continuation`` (taiwan16)."""
     r = g.results[idx]
     word = g.ruleset.honba_word
     if g.ruleset.fixed_hands():
-        return f"Hand {idx + 1}" + (f", {r.honba} {word}" if r.honba else "")
-    return f"{ROUND[min(r.round_wind, 3)]} {r.hand_number + 1}" + (f", {r.honba} {word}" if r.honba else "")
+        return _with_honba(lang, i18n.t(lang, "Hand {n}", n=idx + 1), r.honba, word)
+    return _hand_name(lang, r.round_wind, r.hand_number + 1, r.honba, word)
 
 
-def claim_text(g: Game, seat: int, names: Sequence[str]) -> str:
+def claim_text(g: Game, seat: int, names: Sequence[str], *, lang: Lang = DEFAULT) -> str:
     """A turn-start window: seigou's claim of an earlier discard (SG-1), taiwan16's last tile
     (TW-11 haitei_pass) or declaration on the dealt hand (T-19)."""
     window = getattr(g.hand_state, "window", "")
     if window == "haitei":
-        return "**Your turn.** Take the last tile, or pass it on to the next player (TW-11)."
+        return i18n.t(lang, "**Your turn.** Take the last tile, or pass it on to the next player (TW-11).")
     if window == "tenting":
-        return "**Your turn.** You may declare ready on your dealt hand (T-19), or draw."
+        return i18n.t(lang, "**Your turn.** You may declare ready on your dealt hand (T-19), or draw.")
     targets = sorted({a.src for a in g.legal_actions(seat) if a.src >= 0})
-    took = ", ".join(
-        f"{names[s] if s < len(names) else f'seat {s}'}'s {_tile(g.code(g.seats[s].river[-1]))}" for s in targets if g.seats[s].river
+    took = _list(
+        lang,
+        [
+            i18n.t(
+                lang,
+                "{name}'s {tile}",
+                name=names[s] if s < len(names) else i18n.t(lang, "seat {n}", n=s),
+                tile=_tile(g.code(g.seats[s].river[-1]), lang),
+            )
+            for s in targets
+            if g.seats[s].river
+        ],
     )
-    return f"**Your turn.** You may claim {took} instead of drawing, or press Draw."
+    return i18n.t(lang, "**Your turn.** You may claim {discards} instead of drawing, or press Draw.", discards=took)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bot import i18n
+from bot.i18n import DEFAULT, Lang
 from engine.table.game import Game, Phase
 from engine.tiles import kind_of
 
@@ -41,9 +43,9 @@ def unseen(g: Game, seat: int) -> Counter[int]:
     return total
 
 
-def waits_line(g: Game, seat: int) -> str | None:
+def waits_line(g: Game, seat: int, *, lang: Lang = DEFAULT) -> str | None:
     """``Waiting on 3m (2 left), 6m (none left)`` when the seat's hand is tenpai between its turns
-    (the hand without a tile to discard), else None."""
+    (the hand without a tile to discard), else None; in ``lang``."""
     st = g.seats[seat]
     if g.over or not st.waits or sum(st.counts) % 3 != 1:
         return None
@@ -53,5 +55,8 @@ def waits_line(g: Game, seat: int) -> str | None:
     parts = []
     for k in sorted(set(st.waits)):
         n = max(0, left[k])
-        parts.append(f"{kind_label(k)} ({n} left)" if n else f"{kind_label(k)} (none left)")
-    return "Waiting on " + ", ".join(parts)
+        if n:
+            parts.append(i18n.t(lang, "{tile} ({n} left)", n=n, tile=kind_label(k, lang)))
+        else:
+            parts.append(i18n.t(lang, "{tile} (none left)", tile=kind_label(k, lang)))
+    return i18n.t(lang, "Waiting on {waits}", waits=i18n.t(lang, ", ").join(parts))
