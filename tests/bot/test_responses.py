@@ -99,6 +99,8 @@ def test_the_bot_notes_commands_and_its_table_buttons_as_they_arrive(tmp_path: o
             super().__init__(id)
             self.type = type
             self.data = {"custom_id": custom_id} if custom_id else {"name": "table"}
+            self.user = discord.Object(id)  # the bot notes each asker's locale as it arrives
+            self.locale = discord.Locale.american_english
 
     async def main() -> None:
         settings = Settings(
