@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -55,6 +56,32 @@ _WORDS = {
 
 def _word(lang: Lang, word: str) -> str:
     return i18n.t(lang, _WORDS.get(word, word))
+
+
+#: the rulesets' descriptions and lengths as the engine words them (``Ruleset.description``,
+#: ``GameLength.label``), marked for the catalogs: the autocomplete lists show them translated
+_ENGINE_TEXTS = (
+    N_("Japanese riichi mahjong, Tenhou-style defaults"),
+    N_("PK rule (perfect kansaki): no atozuke, no fu, fixed han table"),
+    N_("Seigou (整合麻雀 改): fair turns, delayed pon, kan without replacement, 18 turns each"),
+    N_("昇降麻雀: one tile per call, kan or win may move 3 ranks"),
+    N_("Taiwanese 16-tile mahjong: flowers, five sets and a pair, tai scoring"),
+    N_("清一色東天紅: 3 players, one suit ×8, White wild, points (no fu)"),
+    N_("hanchan (East and South rounds)"),
+    N_("tonpuu (East round only)"),
+    N_("1 round (East)"),
+    N_("2 rounds (East and South)"),
+    N_("3 rounds (East, South, West)"),
+    N_("4 rounds (all four winds)"),
+)
+
+
+def _length_label(lang: Lang, label: str) -> str:
+    """A length's label in ``lang`` (chinitsu_toutenkou's ``N hands`` counted, the others looked up)."""
+    if lang == "en":
+        return label
+    m = re.fullmatch(r"(\d+) hands", label)
+    return i18n.tn(lang, "{n} hand", "{n} hands", int(m[1])) if m else i18n.t(lang, label)
 
 
 class MissingPermissions(TableError):
@@ -195,9 +222,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @open.autocomplete("ruleset")
     async def _ruleset_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        lang = lang_of(interaction.locale)
         out = []
         for r in playable():
-            about = f"{r} — {find_ruleset(r).description}"
+            about = f"{r} — {i18n.t(lang, find_ruleset(r).description)}"
             if current.lower() in about.lower():
                 out.append(app_commands.Choice(name=about[:100], value=r))
         return out[:25]
@@ -214,10 +242,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 return []
         if name not in playable():
             return []
+        lang = lang_of(interaction.locale)
+        labels = [(c, _length_label(lang, c.label)) for c in lengths(name)]
         return [
-            app_commands.Choice(name=c.label, value=c.value)
-            for c in lengths(name)
-            if current.lower() in c.label.lower() or current.lower() in c.value
+            app_commands.Choice(name=label, value=c.value)
+            for c, label in labels
+            if current.lower() in label.lower() or current.lower() in c.label.lower() or current.lower() in c.value
         ]
 
     @open.autocomplete("house")

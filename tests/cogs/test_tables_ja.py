@@ -16,7 +16,7 @@ from bot import fairness, i18n
 from bot.engine_refusals import EngineRefusal, refusal
 from bot.render import variants as vr
 from bot.render.names import tile_name
-from bot.tables import TableError
+from bot.tables import TableError, lengths, playable
 from engine.rules.base import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError
@@ -177,3 +177,17 @@ def test_an_engine_refusal_reads_as_the_catalog_sentence_in_japanese_and_the_eng
     unknown = refusal(IllegalActionError("a sentence the table does not know"), cases[0][0])
     assert unknown.sentence("en") == "a sentence the table does not know"
     assert unknown.sentence("ja") == "その操作は今はできません"
+
+
+def test_the_open_menus_name_lengths_and_rulesets_in_the_asker_s_language() -> None:
+    from cogs.tables import _length_label
+
+    assert _length_label("ja", "tonpuu (East round only)") == i18n.t("ja", "tonpuu (East round only)") == "東風戦（東場のみ）"
+    assert _length_label("ja", "6 hands") == "6局"
+    assert _length_label("en", "6 hands") == "6 hands"
+    assert _length_label("en", "tonpuu (East round only)") == "tonpuu (East round only)"
+    for name in playable():
+        about = find_ruleset(name).description
+        assert i18n.t("ja", about) != about, name  # every playable ruleset's description has its Japanese
+        for c in lengths(name):
+            assert _length_label("ja", c.label) != c.label, (name, c.label)
