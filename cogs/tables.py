@@ -87,6 +87,9 @@ def _length_label(lang: Lang, label: str) -> str:
 class MissingPermissions(TableError):
     """``/table open`` where the bot lacks permissions (``missing``: their English names)."""
 
+    def __str__(self) -> str:
+        return self.sentence()
+
     def sentence(self, lang: Lang = "en") -> str:
         missing: list[str] = self.kw["missing"]
         names = ("、" if lang == "ja" else ", ").join(i18n.t(lang, m) for m in missing)

@@ -191,3 +191,22 @@ def test_the_open_menus_name_lengths_and_rulesets_in_the_asker_s_language() -> N
         assert i18n.t("ja", about) != about, name  # every playable ruleset's description has its Japanese
         for c in lengths(name):
             assert _length_label("ja", c.label) != c.label, (name, c.label)
+
+
+def test_missing_permissions_are_named_as_discord_names_them_in_the_asker_s_language() -> None:
+    from cogs.tables import MissingPermissions
+
+    two = MissingPermissions(missing=["View Channel", "Embed Links"])
+    assert two.sentence("en") == str(two) == (
+        "I cannot run a table in this channel: I am missing the permissions View Channel, Embed Links. "
+        "A server admin can grant them to my role here."
+    )
+    assert two.sentence("ja") == i18n.tn(
+        "ja",
+        "I cannot run a table in this channel: I am missing the permission {names}. A server admin can grant it to my role here.",
+        "I cannot run a table in this channel: I am missing the permissions {names}. A server admin can grant them to my role here.",
+        2, names="チャンネルを見る、埋め込みリンク",
+    )
+    assert "権限「チャンネルを見る、埋め込みリンク」" in two.sentence("ja")
+    one = MissingPermissions(missing=["Send Messages"])
+    assert one.sentence("en").endswith("missing the permission Send Messages. A server admin can grant it to my role here.")
