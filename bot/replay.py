@@ -6,7 +6,8 @@ seed and hidden tiles stay secret). :func:`step` replays the game's stored actio
 actions played, or where a button's move goes from one: :func:`target`), and returns that state
 with its caption and where each hand ends (the ⏮ ⏭ stops). :func:`picture_args` says what the render worker draws for it: the table from one seat,
 with that seat's concealed tiles only (``seat`` job), or every hand open (``open`` job). No
-Discord types here, and no rule logic: the engine plays the actions; the texts are the presenter's.
+Discord types here, and no rule logic: the engine plays the actions; the texts are the presenter's,
+and the caption's own words and the picture's title are in the ``lang`` asked for.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
+from bot import i18n
 from bot.errors import UserError
+from bot.i18n import Lang
 from bot.presenter import WINDS, Presenter, describe, final_text, result_text, table_view
 from bot.render import variants as vr
+from bot.render.names import kind_label
 from bot.tables import Table, quoted, table_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
@@ -39,9 +43,13 @@ def finished(t: Table) -> Game:
     """The table's finished game, or a refusal in one sentence (nothing of a running game shown)."""
     g = t.game
     if t.row.status != "finished" or g is None or not g.over:
-        state = {"open": "has not started", "playing": "is still being played", "abandoned": "was abandoned before its end"}
-        why = state.get(t.row.status, "is not finished")
-        raise ReplayError(f"Table #{t.id} {why}: only a finished game can be replayed")
+        if t.row.status == "open":
+            raise ReplayError("Table #{table} has not started: only a finished game can be replayed", table=t.id)
+        if t.row.status == "playing":
+            raise ReplayError("Table #{table} is still being played: only a finished game can be replayed", table=t.id)
+        if t.row.status == "abandoned":
+            raise ReplayError("Table #{table} was abandoned before its end: only a finished game can be replayed", table=t.id)
+        raise ReplayError("Table #{table} is not finished: only a finished game can be replayed", table=t.id)
     return g
 
 
@@ -62,7 +70,9 @@ def parse_seat(t: Table, text: str | None, user_id: int) -> int:
     for s in t.seats:
         if s.name.lower() == word:
             return s.seat
-    raise ReplayError(f"Table #{t.id} has no seat {quoted(text.strip())}: choose all, 1-{players} or a player's name")
+    raise ReplayError(
+        "Table #{table} has no seat {given}: choose all, 1-{players} or a player's name", table=t.id, given=quoted(text.strip()), players=players
+    )
 
 
 @dataclass(slots=True)
@@ -99,7 +109,7 @@ def target(index: int, total: int, stops: list[int], move: str) -> int:
     return next((x for x in reversed(stops) if x < index), -1)
 
 
-def _rebuild(t: Table, index: int, seat: int, move: str) -> Step | int:
+def _rebuild(t: Table, index: int, seat: int, move: str, lang: Lang = "en") -> Step | int:
     done = t.game
     assert done is not None
     actions = list(done.actions)
@@ -113,16 +123,24 @@ def _rebuild(t: Table, index: int, seat: int, move: str) -> Step | int:
     for a in actions[:index]:
         at.apply(a)
     shown = Table(row=t.row, game=at)
-    return Step(shown, index, len(actions), stops, _caption(shown, actions, index, seat, ended=index in stops[1:]))
+    return Step(shown, index, len(actions), stops, _caption(shown, actions, index, seat, ended=index in stops[1:], lang=lang))
 
 
-def _caption(t: Table, actions: list[Action], index: int, seat: int, *, ended: bool) -> str:
+def _caption(t: Table, actions: list[Action], index: int, seat: int, *, ended: bool, lang: Lang = "en") -> str:
     g = t.game
     assert g is not None
-    whose = "every hand open" if seat == ALL else f"{t.seats[seat].name}'s view"
+    if seat == ALL:
+        whose = i18n.t(lang, "every hand open")
+    else:
+        whose = i18n.t(lang, "{player}'s view", player=t.seats[seat].name)
     hand = vr.result_label(g, len(g.results) - 1) if g.over else vr.round_text(g)
-    lines = [f"**Table #{t.id} replay** · {hand} · action {index} of {len(actions)} · {whose}"]
-    lines.append(describe(g, t, actions[index - 1]) if index else "The deal.")
+    lines = [
+        i18n.t(
+            lang, "**Table #{table} replay** · {hand} · action {index} of {total} · {whose}",
+            table=t.id, hand=hand, index=index, total=len(actions), whose=whose,
+        )
+    ]
+    lines.append(describe(g, t, actions[index - 1]) if index else i18n.t(lang, "The deal."))
     if ended:
         lines.append(result_text(t, len(g.results) - 1)[0])
     if g.over:
@@ -130,33 +148,40 @@ def _caption(t: Table, actions: list[Action], index: int, seat: int, *, ended: b
     return "\n".join(lines)[:CAPTION_LIMIT]
 
 
-async def step(t: Table, index: int, seat: int, move: str = "") -> Step:
+async def step(t: Table, index: int, seat: int, move: str = "", lang: Lang = "en") -> Step:
     """The finished game at ``index`` (0: the deal, ``total``: the end), or where ``move`` (see
     :func:`target`) goes from there, replayed in a thread so the event loop is never held; a
     position outside the game is refused in one sentence."""
     g = finished(t)
     total = len(g.actions)
     if not 0 <= index <= total:
-        raise ReplayError(f"Table #{t.id}'s game has no position {index}: nothing changed")
+        raise ReplayError("Table #{table}'s game has no position {index}: nothing changed", table=t.id, index=index)
     if seat != ALL and not 0 <= seat < len(t.seats):
-        raise ReplayError(f"Table #{t.id} has no seat {seat + 1}: nothing changed")
-    s = await asyncio.to_thread(_rebuild, t, index, seat, move)
+        raise ReplayError("Table #{table} has no seat {seat}: nothing changed", table=t.id, seat=seat + 1)
+    s = await asyncio.to_thread(_rebuild, t, index, seat, move, lang)
     if isinstance(s, int):
-        raise ReplayError(f"The replay is already at the {'end' if s > total else 'start'} of the game, so nothing changed")
+        if s > total:
+            raise ReplayError("The replay is already at the end of the game, so nothing changed")
+        raise ReplayError("The replay is already at the start of the game, so nothing changed")
     return s
 
 
-def picture_args(presenter: Presenter, s: Step, seat: int) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+def _wind(lang: Lang, wind: int) -> str:
+    """A seat wind on the picture: the presenter's letter, the wind tile's name in other languages."""
+    return WINDS[wind] if lang == "en" else kind_label(27 + wind, lang)
+
+
+def picture_args(presenter: Presenter, s: Step, seat: int, lang: Lang = "en") -> tuple[str, tuple[Any, ...], dict[str, Any]]:
     """The render job for this step: the table from ``seat`` with that seat's hand only, or
     (:data:`ALL`) the table from the first dealer's seat with every hand under it."""
     t, g = s.table, s.table.game
     assert g is not None
     if seat != ALL:
         args, kwargs = presenter.hand_args(t, seat)
-        kwargs["title"] = f"{t.seats[seat].name} · {WINDS[vr.seat_wind(g, seat)]} · {g.scores[seat]} {vr.score_unit(g)}"
+        kwargs["title"] = f"{t.seats[seat].name} · {_wind(lang, vr.seat_wind(g, seat))} · {g.scores[seat]} {vr.score_unit(g)}"
         return "seat", (table_view(t, bottom=seat), *args), kwargs
     hands = []
     for n in range(g.players):
         (tiles, melds, drawn), _ = presenter.hand_args(t, n)
-        hands.append((f"{t.seats[n].name} · {WINDS[vr.seat_wind(g, n)]}", tiles, melds, drawn))
+        hands.append((f"{t.seats[n].name} · {_wind(lang, vr.seat_wind(g, n))}", tiles, melds, drawn))
     return "open", (table_view(t, bottom=0), hands), {}

@@ -31,9 +31,11 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from bot import i18n
 from bot.ai.mjai_seat import MjaiSeats, is_mjai, program_of
 from bot.ai.policy import POLICIES
 from bot.errors import UserError
+from bot.i18n import N_, Lang
 from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow
 from engine.rules import warm_up
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names, rulesets_in_menu_order
@@ -63,8 +65,8 @@ class StorageError(TableError):
     and the table is exactly what storage holds; the message says so in one sentence."""
 
 
-def _elsewhere(table_id: int) -> str:
-    return f"there is no table #{table_id} in this server"
+def _elsewhere(table_id: int) -> TableError:
+    return TableError("there is no table #{table} in this server", table=table_id)
 
 
 class EngineFault(StorageError):
@@ -75,15 +77,15 @@ class EngineFault(StorageError):
 #: moves the AI seats and standing orders may make without a human decision before the engine is
 #: taken to be stuck (a whole taiwan16 game of four AI seats takes a few thousand)
 MAX_AUTO_STEPS = 50_000
-SAVE_FAILED = "I could not save that move, so nothing changed: please try again in a moment."
-ENGINE_FAILED = "Something went wrong playing that move, so nothing changed; the bot's host has the details in its log."
-SAVE_SETTING_FAILED = "I could not save that change, so nothing changed: please try again in a moment."
-OPEN_FAILED = "I could not save the new table, so none was opened: please try again in a moment."
+SAVE_FAILED = N_("I could not save that move, so nothing changed: please try again in a moment.")
+ENGINE_FAILED = N_("Something went wrong playing that move, so nothing changed; the bot's host has the details in its log.")
+SAVE_SETTING_FAILED = N_("I could not save that change, so nothing changed: please try again in a moment.")
+OPEN_FAILED = N_("I could not save the new table, so none was opened: please try again in a moment.")
+START_FAILED = N_("I could not save the start of the game, so it has not started: please try again in a moment.")
 #: a seat taken from schema version 8 on shows its waits when tenpai (``/table auto what:waits``
 #: turns it off): the line tells nothing the player could not count from the table, and a newcomer
 #: would not find an option that starts off at every new table; seats stored before stay off
 NEW_SEAT_SHOWS_WAITS = True
-DB_CHECK = "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +100,23 @@ class Damage:
 
     @property
     def sentence(self) -> str:
+        """The sentence in English (the log's)."""
+        return self.refusal().sentence()
+
+    def refusal(self) -> TableError:
+        """The sentence as a refusal, put in the reader's language where it is shown (``detail``
+        is the row check's own English: it is for the bot's host)."""
         if self.paused:
-            return (
-                f"Table #{self.table_id} is paused because its stored data is damaged ({self.detail}); "
-                f"the other tables are not affected, {DB_CHECK}, or close it with `/table abandon table:{self.table_id}`."
+            return TableError(
+                "Table #{table} is paused because its stored data is damaged ({detail}); the other tables are not affected, "
+                "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair, "
+                "or close it with `/table abandon table:{table}`.",
+                table=self.table_id, detail=self.detail,
             )
-        return (
-            f"Table #{self.table_id}'s turn clock is damaged in the database ({self.detail}), so it will not run out "
-            f"until the next move; {DB_CHECK}."
+        return TableError(
+            "Table #{table}'s turn clock is damaged in the database ({detail}), so it will not run out until the next move; "
+            "an organiser can ask the bot's host to run `python -m bot db check`, which lists the damaged rows to repair.",
+            table=self.table_id, detail=self.detail,
         )
 
 
@@ -149,7 +160,8 @@ def length_of(name: str, length: str | None) -> GameLength:
     if counted is not None:
         return counted
     raise TableError(
-        f"the length of a {name} table is one of {', '.join(c.value for c in choices)}, not {quoted(length)}"
+        "the length of a {ruleset} table is one of {choices}, not {given}",
+        ruleset=name, choices=", ".join(c.value for c in choices), given=quoted(length),
     )
 
 
@@ -215,13 +227,13 @@ def ruleset_for_table(name: str, length: str | None = None) -> Ruleset:
     if name not in offered:
         if name in ruleset_names():
             raise TableError(
-                f"the ruleset '{name}' cannot be played at a table yet; playable: {', '.join(offered)}"
+                "the ruleset '{ruleset}' cannot be played at a table yet; playable: {choices}", ruleset=name, choices=", ".join(offered)
             )
-        raise TableError(f"unknown ruleset {quoted(name)}: choose one of {', '.join(offered)}")
+        raise TableError("unknown ruleset {given}: choose one of {choices}", given=quoted(name), choices=", ".join(offered))
     try:
         rs = find_ruleset(name)
     except UnknownRuleset as e:
-        raise TableError(str(e)) from None
+        raise TableError(str(e)) from None  # not reached: a playable ruleset is a registered one
     opts = length_of(name, length).options
     return rs.with_options(**opts) if opts else rs
 
@@ -232,9 +244,21 @@ def table_ruleset(row: TableRow) -> Ruleset:
     return rs.with_options(**row.options) if row.options else rs
 
 
-def length_text(row: TableRow) -> str:
-    """How long the table's game lasts, in its ruleset's terms ("tonpuu", "1 round", "6 hands")."""
-    return table_ruleset(row).length_text()
+def length_text(row: TableRow, lang: Lang = "en") -> str:
+    """How long the table's game lasts, in its ruleset's terms ("tonpuu", "1 round", "6 hands"),
+    in ``lang`` (the engine's words are English: its hanchan/tonpuu, rounds and hands are read here)."""
+    text = table_ruleset(row).length_text()
+    if lang == "en":
+        return text
+    m = re.fullmatch(r"(\d+) (round|hand)s?", text)
+    if m is None:
+        return i18n.t(lang, _LENGTH_WORDS.get(text, text))
+    if m[2] == "round":
+        return i18n.tn(lang, "{n} round", "{n} rounds", int(m[1]))
+    return i18n.tn(lang, "{n} hand", "{n} hands", int(m[1]))
+
+
+_LENGTH_WORDS = {"hanchan": N_("hanchan"), "tonpuu": N_("tonpuu")}
 
 
 class TableService:
@@ -326,7 +350,7 @@ class TableService:
         and a command names another server's table as no table of its own."""
         t = await self.get(table_id)
         if t.row.guild_id != guild_id:
-            raise TableError(_elsewhere(table_id))
+            raise _elsewhere(table_id)
         return t
 
     async def get(self, table_id: int) -> Table:
@@ -334,19 +358,17 @@ class TableService:
         if t is None:
             d = self.damaged.get(table_id)
             if d is not None and d.paused:
-                raise TableError(d.sentence)
+                raise d.refusal()
             try:
                 row = await self.repo.get_table(table_id)
             except CorruptRow as e:
-                raise TableError(
-                    self._record(table_id, _detail(e), await self._channel(table_id)).sentence
-                ) from None
+                raise self._record(table_id, _detail(e), await self._channel(table_id)).refusal() from None
             if row is None:
-                raise TableError(f"there is no table #{table_id}")
+                raise TableError("there is no table #{table}", table=table_id)
             t = await self._rebuild(row)
             d = self.damaged.get(table_id)
             if d is not None and d.paused:
-                raise TableError(d.sentence)
+                raise d.refusal()
         return t
 
     def damaged_in(self, channel_id: int | None) -> list[Damage]:
@@ -411,7 +433,7 @@ class TableService:
             return key
         if key in self.mjai.programs:
             return "mjai:" + key
-        raise TableError(f"there is no AI called {quoted(key)}: choose one of {', '.join(self.ai_kinds())}")
+        raise TableError("there is no AI called {given}: choose one of {choices}", given=quoted(key), choices=", ".join(self.ai_kinds()))
 
     async def add_ai(self, table_id: int, count: int, kind: str | None = None) -> Table:
         ai = self.ai_kind(kind)
@@ -443,7 +465,7 @@ class TableService:
         need = self._players(t)
         if len(t.seats) < need:
             raise TableError(
-                f"the table needs {need} players and has {len(t.seats)}: invite players or use /table add-ai"
+                "the table needs {need} players and has {seated}: invite players or use /table add-ai", need=need, seated=len(t.seats)
             )
 
     async def start(self, table_id: int, user_id: int) -> Update:
@@ -454,10 +476,7 @@ class TableService:
             order = list(t.seats)
             random.Random(t.row.seed).shuffle(order)
             order = [replace(s, seat=i, bank_left=float(t.row.bank_seconds)) for i, s in enumerate(order)]
-            start_failed = (
-                "I could not save the start of the game, so it has not started: please try again in a moment."
-            )
-            await self._store(self.repo.put_seats(t.id, order), start_failed)
+            await self._store(self.repo.put_seats(t.id, order), START_FAILED)
             t.row.seats = order
             await self.prepare(table_ruleset(t.row))
             t.game = self._new_game(t.row)
@@ -467,7 +486,7 @@ class TableService:
             except StorageError:
                 t.game = None
                 t.row.status = "open"
-                raise StorageError(start_failed) from None
+                raise StorageError(START_FAILED) from None
         await self._emit(update)
         return update
 
@@ -504,9 +523,9 @@ class TableService:
             if d is None or not d.paused:
                 raise
             if await self.repo.guild_of(table_id) != guild_id:
-                raise TableError(_elsewhere(table_id)) from None
+                raise _elsewhere(table_id) from None
             if not organiser:
-                raise TableError(f"table #{table_id} is damaged: only an organiser can abandon it") from None
+                raise TableError("table #{table} is damaged: only an organiser can abandon it", table=table_id) from None
             await self._store(self.repo.set_table(table_id, status="abandoned", finished_at=time.time()))
             del self.damaged[table_id]
             with suppress(sqlite3.Error):
@@ -568,7 +587,9 @@ class TableService:
             try:
                 g.play(action)
             except IllegalActionError as e:
-                raise TableError(str(e)) from None
+                from bot.engine_refusals import refusal  # it builds on this module
+
+                raise refusal(e, action) from None
             except Exception:
                 log.exception("table %s: the engine failed on %s", t.id, action.text)
                 t.game = self._replayed(t.row, before)

@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot import replay
 from bot.command_tree import answer
+from bot.i18n import lang_of
 from bot.responses import DEFER_AFTER
 from bot.tables import TableError
 
@@ -53,11 +54,12 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
+        lang = lang_of(interaction.locale)
         try:
             t = await bot.service.get_in(self.table, interaction.guild_id)
-            s = await replay.step(t, self.pos, self.seat, self.move)
+            s = await replay.step(t, self.pos, self.seat, self.move, lang)
         except (TableError, replay.ReplayError) as e:
-            await answer(interaction, e.sentence())
+            await answer(interaction, e.sentence(lang))
             bot.responses.answered(interaction)
             return
         await show(bot, interaction, s, self.seat, update=True)
@@ -74,7 +76,7 @@ def buttons(s: replay.Step, seat: int) -> discord.ui.View:
 async def show(bot: JantakuBot, interaction: discord.Interaction, s: replay.Step, seat: int, *, update: bool) -> None:
     """The step's picture and caption: in place of the clicked message (``update``) or as the
     command's ephemeral answer; deferred first when the render worker is slow to draw it."""
-    kind, args, kwargs = replay.picture_args(bot.presenter, s, seat)
+    kind, args, kwargs = replay.picture_args(bot.presenter, s, seat, lang_of(interaction.locale))
     style = bot.prefs.player(interaction.guild_id, interaction.user.id)  # the viewer's own picture
     work = asyncio.ensure_future(bot.presenter.renderer.png(kind, *args, style=style, **kwargs))
     done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
@@ -111,7 +113,7 @@ class Replay(commands.Cog):
         t = await self.bot.service.get_in(table, interaction.guild_id)
         replay.finished(t)
         choice = replay.parse_seat(t, seat, interaction.user.id)
-        s = await replay.step(t, 0, choice)
+        s = await replay.step(t, 0, choice, lang=lang_of(interaction.locale))
         await show(self.bot, interaction, s, choice, update=False)
 
 

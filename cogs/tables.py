@@ -1,7 +1,8 @@
 """``/table`` commands: open, join, leave, add-ai, start, status, view, abandon, list, export, verify, auto.
 
 Thin: each command parses its options, calls :class:`~bot.tables.TableService` and answers with a
-plain sentence; a refusal (:class:`~bot.tables.TableError`) is raised and answered, ephemeral, by
+plain sentence in the asker's language (the thread's own messages, which every player shares, in
+the club's); a refusal (:class:`~bot.tables.TableError`) is raised and answered, ephemeral, by
 the command tree's one error handler (:mod:`bot.command_tree`). No rule logic here, and no write
 to storage: the table service makes every change to a table.
 """
@@ -10,15 +11,17 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import fairness
-from bot.command_tree import is_organiser
+from bot import fairness, i18n
+from bot.command_tree import answer, is_organiser
 from bot.house import HouseError
+from bot.i18n import N_, Lang, lang_of
 from bot.presenter import rules_name, status_text
 from bot.responses import in_time
 from bot.tables import Table, TableError, TableService, length_text, lengths, playable
@@ -34,30 +37,104 @@ def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
-#: what a table needs of the bot in its channel (README: "Creating the Discord application")
+#: what a table needs of the bot in its channel (README: "Creating the Discord application"), with
+#: the permissions' names as Discord's settings show them
 _NEEDS = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("attach_files", "Attach Files"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("attach_files", N_("Attach Files")),
+    ("embed_links", N_("Embed Links")),
+    ("read_message_history", N_("Read Message History")),
 )
-_THREAD_NEEDS = (("create_public_threads", "Create Public Threads"), ("send_messages_in_threads", "Send Messages in Threads"))
+_THREAD_NEEDS = (("create_public_threads", N_("Create Public Threads")), ("send_messages_in_threads", N_("Send Messages in Threads")))
+#: a table's mode and status as its messages name them
+_WORDS = {
+    "live": N_("live"), "async": N_("async"), "open": N_("open"), "playing": N_("playing"),
+    "finished": N_("finished"), "abandoned": N_("abandoned"),
+}
+
+
+def _word(lang: Lang, word: str) -> str:
+    return i18n.t(lang, _WORDS.get(word, word))
+
+
+#: the rulesets' descriptions and lengths as the engine words them (``Ruleset.description``,
+#: ``GameLength.label``), marked for the catalogs: the autocomplete lists show them translated
+_ENGINE_TEXTS = (
+    N_("Japanese riichi mahjong, Tenhou-style defaults"),
+    N_("PK rule (perfect kansaki): no atozuke, no fu, fixed han table"),
+    N_("Seigou (整合麻雀 改): fair turns, delayed pon, kan without replacement, 18 turns each"),
+    N_("昇降麻雀: one tile per call, kan or win may move 3 ranks"),
+    N_("Taiwanese 16-tile mahjong: flowers, five sets and a pair, tai scoring"),
+    N_("清一色東天紅: 3 players, one suit ×8, White wild, points (no fu)"),
+    N_("hanchan (East and South rounds)"),
+    N_("tonpuu (East round only)"),
+    N_("1 round (East)"),
+    N_("2 rounds (East and South)"),
+    N_("3 rounds (East, South, West)"),
+    N_("4 rounds (all four winds)"),
+)
+
+
+def _length_label(lang: Lang, label: str) -> str:
+    """A length's label in ``lang`` (chinitsu_toutenkou's ``N hands`` counted, the others looked up)."""
+    if lang == "en":
+        return label
+    m = re.fullmatch(r"(\d+) hands", label)
+    return i18n.tn(lang, "{n} hand", "{n} hands", int(m[1])) if m else i18n.t(lang, label)
+
+
+class MissingPermissions(TableError):
+    """``/table open`` where the bot lacks permissions (``missing``: their English names)."""
+
+    def __str__(self) -> str:
+        return self.sentence()
+
+    def sentence(self, lang: Lang = "en") -> str:
+        missing: list[str] = self.kw["missing"]
+        names = ("、" if lang == "ja" else ", ").join(i18n.t(lang, m) for m in missing)
+        return i18n.tn(
+            lang,
+            "I cannot run a table in this channel: I am missing the permission {names}. A server admin can grant it to my role here.",
+            "I cannot run a table in this channel: I am missing the permissions {names}. A server admin can grant them to my role here.",
+            len(missing), names=names,
+        )
 
 
 def missing_permissions(interaction: discord.Interaction, *, thread: bool) -> list[str]:
     """The channel permissions the bot lacks for a table here, from the interaction's own
     ``app_permissions`` (Discord sends the bot's permissions in the channel with every
-    interaction; none outside a server, where no table is opened)."""
+    interaction; none outside a server, where no table is opened); English names (the caller
+    translates them)."""
     if interaction.guild_id is None:
         return []
     have = interaction.app_permissions
     needs = list(_NEEDS)
     if isinstance(interaction.channel, discord.Thread):  # inside a thread its own send permission counts
-        needs[1] = ("send_messages_in_threads", "Send Messages in Threads")
+        needs[1] = ("send_messages_in_threads", N_("Send Messages in Threads"))
     if thread:
         needs += _THREAD_NEEDS
     return [label for attr, label in dict.fromkeys(needs) if not getattr(have, attr)]
+
+
+#: ``/table auto``'s answer for each order turned on (True) or off
+_AUTO_SAID = {
+    ("confirm-discard", True): N_(
+        "Two-tap discards are now on for you at table #{table}: a discard button asks \"Discard 5m?\" and the second tap discards."
+    ),
+    ("confirm-discard", False): N_("Two-tap discards are now off for you at table #{table}: a discard button discards at once."),
+    ("waits", True): N_(
+        "Waits at a glance are now on for you at table #{table}: when you are tenpai, your hand shows your waits "
+        "and how many of each you have not seen."
+    ),
+    ("waits", False): N_("Waits at a glance are now off for you at table #{table}."),
+    ("win", True): N_("Auto-win is now on for you at table #{table}."),
+    ("win", False): N_("Auto-win is now off for you at table #{table}."),
+    ("pass", True): N_("Auto-pass is now on for you at table #{table}."),
+    ("pass", False): N_("Auto-pass is now off for you at table #{table}."),
+    ("tsumogiri", True): N_("Auto-tsumogiri is now on for you at table #{table}."),
+    ("tsumogiri", False): N_("Auto-tsumogiri is now off for you at table #{table}."),
+}
 
 
 class Tables(commands.GroupCog, group_name="table", group_description="Open, join and run mahjong tables"):
@@ -106,12 +183,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         call_minutes: app_commands.Range[int, 1, 1440] = 60,
         house: str | None = None,
     ) -> None:
+        lang = lang_of(interaction.locale)
         missing = missing_permissions(interaction, thread=thread)
         if missing:
-            raise TableError(
-                f"I cannot run a table in this channel: I am missing the permission{'s' if len(missing) > 1 else ''} "
-                f"{', '.join(missing)}. A server admin can grant {'them' if len(missing) > 1 else 'it'} to my role here."
-            )
+            raise MissingPermissions(missing=missing)
         rules = None
         if house or ruleset is None:  # house rules named, or the club's default ones (riichi without)
             rs, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
@@ -133,20 +208,27 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             call_minutes=call_minutes,
         )
         await interaction.response.send_message(
-            f"Table #{t.id} is open ({rules_name(t.row)}, {length_text(t.row)}, {mode}). Join with `/table join`, fill seats with "
-            f"`/table add-ai`, then `/table start`."
+            i18n.t(
+                lang,
+                "Table #{table} is open ({rules}, {length}, {mode}). Join with `/table join`, fill seats with `/table add-ai`, "
+                "then `/table start`.",
+                table=t.id, rules=rules_name(t.row), length=length_text(t.row, lang), mode=_word(lang, mode),
+            )
         )
         if thread:
+            club = await self.bot.locales.of_club(interaction.guild_id)  # the thread is every player's
             msg = await interaction.original_response()
-            th = await msg.create_thread(name=f"Table #{t.id} ({rules_name(t.row, markdown=False)})"[:100])
+            name = i18n.t(club, "Table #{table} ({rules})", table=t.id, rules=rules_name(t.row, markdown=False))
+            th = await msg.create_thread(name=name[:100])
             await self.service.set_thread(t.id, th.id)
-            await th.send(f"Table #{t.id} plays here.")
+            await th.send(i18n.t(club, "Table #{table} plays here.", table=t.id))
 
     @open.autocomplete("ruleset")
     async def _ruleset_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        lang = lang_of(interaction.locale)
         out = []
         for r in playable():
-            about = f"{r} — {find_ruleset(r).description}"
+            about = f"{r} — {i18n.t(lang, find_ruleset(r).description)}"
             if current.lower() in about.lower():
                 out.append(app_commands.Choice(name=about[:100], value=r))
         return out[:25]
@@ -163,10 +245,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 return []
         if name not in playable():
             return []
+        lang = lang_of(interaction.locale)
+        labels = [(c, _length_label(lang, c.label)) for c in lengths(name)]
         return [
-            app_commands.Choice(name=c.label, value=c.value)
-            for c in lengths(name)
-            if current.lower() in c.label.lower() or current.lower() in c.value
+            app_commands.Choice(name=label, value=c.value)
+            for c, label in labels
+            if current.lower() in label.lower() or current.lower() in c.label.lower() or current.lower() in c.value
         ]
 
     @open.autocomplete("house")
@@ -180,13 +264,20 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     async def join(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table, statuses=("open",))
         await self.service.join(t.id, interaction.user.id, _name(interaction.user))
-        await interaction.response.send_message(f"{_name(interaction.user)} sits down at table #{t.id} ({len(t.seats)} seated).")
+        await interaction.response.send_message(
+            i18n.t(
+                lang_of(interaction.locale), "{player} sits down at table #{table} ({seated} seated).",
+                player=_name(interaction.user), table=t.id, seated=len(t.seats),
+            )
+        )
 
     @app_commands.command(name="leave", description="Leave a table that has not started")
     async def leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
         t = await self._pick(interaction, table, statuses=("open",))
         await self.service.leave(t.id, interaction.user.id)
-        await interaction.response.send_message(f"{_name(interaction.user)} left table #{t.id}.")
+        await interaction.response.send_message(
+            i18n.t(lang_of(interaction.locale), "{player} left table #{table}.", player=_name(interaction.user), table=t.id)
+        )
 
     @app_commands.command(name="add-ai", description="Fill empty seats with AI players")
     @app_commands.describe(kind="smart (the default), greedy, or an outside mjai program the bot's owner listed")
@@ -196,7 +287,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         self.service.ai_kind(kind)  # an unknown kind: one sentence, before anything else
         t = await self._pick(interaction, table, statuses=("open",))
         await self.service.add_ai(t.id, seats, kind)
-        await interaction.response.send_message(f"Table #{t.id}: {', '.join(s.name for s in t.seats)}.")
+        await interaction.response.send_message(
+            i18n.t(lang_of(interaction.locale), "Table #{table}: {players}.", table=t.id, players=", ".join(s.name for s in t.seats))
+        )
 
     @add_ai.autocomplete("kind")
     async def _kind_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -207,13 +300,18 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         t = await self._pick(interaction, table, statuses=("open",))
         # the commitment is stored and posted before any tile is dealt (a refusal is answered before any announcement)
         t = await self.service.commit_seed(t.id, interaction.user.id)
+        lang = lang_of(interaction.locale)
         await interaction.response.send_message(
-            f"Table #{t.id} starts! Seats are drawn at random; hands come by direct message.\n{fairness.commitment_text(t)}"
+            i18n.t(
+                lang, "Table #{table} starts! Seats are drawn at random; hands come by direct message.\n{fairness}",
+                table=t.id, fairness=fairness.commitment_text(t, lang),
+            )
         )
         await self.service.start(t.id, interaction.user.id)
 
     @app_commands.command(name="status", description="Show a table")
     async def status(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        lang = lang_of(interaction.locale)
         try:
             t = await self._pick(interaction, table, statuses=("open", "playing", "finished"))
         except TableError:
@@ -221,9 +319,10 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             damaged = [] if table is not None else self.service.damaged_in(interaction.channel_id)
             if not damaged:
                 raise
-            raise TableError("\n".join(d.sentence for d in damaged)) from None
+            await answer(interaction, "\n".join(d.refusal().sentence(lang) for d in damaged))
+            return
         note = self.service.damaged.get(t.id)  # a damaged turn clock: the table plays on
-        await interaction.response.send_message(status_text(t) + (f"\n{note.sentence}" if note else ""), ephemeral=True)
+        await interaction.response.send_message(status_text(t) + (f"\n{note.refusal().sentence(lang)}" if note else ""), ephemeral=True)
 
     @app_commands.command(name="view", description="The table picture seen from your seat (only you see it)")
     async def view_(self, interaction: discord.Interaction, table: int | None = None) -> None:
@@ -234,12 +333,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 raise
             t = await self._pick(interaction, table, statuses=("open",))  # to say it has not started
         if t.game is None:
-            raise TableError(f"table #{t.id} has not started yet")
+            raise TableError("table #{table} has not started yet", table=t.id)
+        lang = lang_of(interaction.locale)
         seat = t.seat_of(interaction.user.id)
         if seat is None:
-            where = "You are not seated: the table as everyone sees it."
+            where = i18n.t(lang, "You are not seated: the table as everyone sees it.")
         else:
-            where = f"Seen from your seat ({t.seats[seat].name}), at the bottom."
+            where = i18n.t(lang, "Seen from your seat ({player}), at the bottom.", player=t.seats[seat].name)
         text = f"{status_text(t)}\n{where}"
         self.bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
         png = await in_time(interaction, self.bot.presenter.table_picture(t, seat))
@@ -255,16 +355,26 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         # (it cannot be rebuilt) but an organiser may still close it
         table_id = table if table is not None else (await self._pick(interaction, None)).id
         await self.service.abandon(table_id, interaction.user.id, organiser=is_organiser(interaction), guild_id=interaction.guild_id)
-        await interaction.response.send_message(f"Table #{table_id} was abandoned by {_name(interaction.user)}.")
+        await interaction.response.send_message(
+            i18n.t(lang_of(interaction.locale), "Table #{table} was abandoned by {player}.", table=table_id, player=_name(interaction.user))
+        )
 
     @app_commands.command(name="list", description="Tables in this server")
     async def list_(self, interaction: discord.Interaction) -> None:
         rows = await self.service.repo.tables_with_status("open", "playing")
         rows = [r for r in rows if r.guild_id == interaction.guild_id]
+        lang = lang_of(interaction.locale)
         if not rows:
-            await interaction.response.send_message("No tables are open. Start one with /table open.", ephemeral=True)
+            await interaction.response.send_message(i18n.t(lang, "No tables are open. Start one with /table open."), ephemeral=True)
             return
-        lines = [f"#{r.id} {rules_name(r)} {r.mode} — {r.status} — {', '.join(s.name for s in r.seats)} in <#{r.channel_id}>" for r in rows]
+        lines = [
+            i18n.t(
+                lang, "#{table} {rules} {mode} — {status} — {players} in <#{channel}>",
+                table=r.id, rules=rules_name(r), mode=_word(lang, r.mode), status=_word(lang, r.status),
+                players=", ".join(s.name for s in r.seats), channel=r.channel_id,
+            )
+            for r in rows
+        ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @app_commands.command(name="export", description="The game's finished hands as tenhou.net/6 JSON, mjai and the bot's own format")
@@ -273,7 +383,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         if t.game is None:
             raise TableError("that table has not started")
         await interaction.response.defer(thinking=True)  # a long game's replay can take a second or two
-        text, files = await fairness.export_files(t)
+        text, files = await fairness.export_files(t, lang_of(interaction.locale))
         await interaction.followup.send(text, files=[discord.File(io.BytesIO(data), name) for name, data in files])
 
     @app_commands.command(name="verify", description="Check a finished table's seed and log against the commitment posted at its start")
@@ -284,7 +394,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 raise TableError("there is no started table in this channel: name one, `/table verify table:<number>`")
             table = rows[-1].id
         await interaction.response.defer(thinking=True)
-        await interaction.followup.send(await fairness.verify_table(self.service.repo, table))
+        await interaction.followup.send(await fairness.verify_table(self.service.repo, table, lang_of(interaction.locale)))
 
     @app_commands.command(
         name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile, two-tap discards, waits"
@@ -302,17 +412,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     ) -> None:
         t = await self._pick(interaction, table, statuses=("playing",))
         await self.service.set_auto(t.id, interaction.user.id, what, on)
-        if what == "confirm-discard":
-            text = (
-                f"Two-tap discards are now {'on' if on else 'off'} for you at table #{t.id}: "
-                + ("a discard button asks \"Discard 5m?\" and the second tap discards." if on else "a discard button discards at once.")
-            )
-        elif what == "waits":
-            text = f"Waits at a glance are now {'on' if on else 'off'} for you at table #{t.id}" + (
-                ": when you are tenpai, your hand shows your waits and how many of each you have not seen." if on else "."
-            )
-        else:
-            text = f"Auto-{what} is now {'on' if on else 'off'} for you at table #{t.id}."
+        text = i18n.t(lang_of(interaction.locale), _AUTO_SAID[what, on], table=t.id)
         await interaction.response.send_message(text, ephemeral=True)
         seat = t.seat_of(interaction.user.id)
         if what in ("confirm-discard", "waits") and seat is not None:
