@@ -12,7 +12,7 @@ What counts as a message (an AST walk of ``bot/`` and ``cogs/``): the string lit
 ``i18n.t(lang, "...")`` or ``tn(lang, "...", "...", n)``, to ``N_("...")``, to ``organiser_only``, and
 the first literal of a refusal (``UserError`` and its subclasses in :data:`REFUSALS`). A message
 built at run time from pieces is invisible to the walk: keep messages literal. Names made
-from data are entries of their own context (``tile``, ``yaku``: :func:`term_strings`; read with
+from data are entries of their own context (``tile``, ``yaku``, ``option``: :func:`term_strings`; read with
 ``i18n.term``). Command names, descriptions, options and choices are the entries of context ``command``, taken from the command
 tree as discord.py hands it to the translator (the cogs loaded, nothing connected).
 """
@@ -36,6 +36,7 @@ SKIP = ("bot/devserver/", "bot/rules_text/")
 REFUSALS = {
     "UserError", "TableError", "StorageError", "EngineFault", "StandingsError", "HouseError",
     "ReplayError", "LookupError_", "NotOrganiser", "LeagueError", "PrefsError",
+    "SeatingError",  # not a UserError: its message reaches the user as a LeagueError's
 }
 Msgid = str | tuple[str, str]
 
@@ -111,13 +112,16 @@ def command_strings() -> set[str]:
 
 def term_strings() -> dict[tuple[str, str], str]:
     """(context, English name) -> a Japanese text to start from ('' when none): the honour tiles'
-    names (context ``tile``) and every yaku of the engine (context ``yaku``, started from the
-    yaku's own ``name_ja``)."""
+    names (context ``tile``), every yaku of the engine (context ``yaku``, started from the
+    yaku's own ``name_ja``) and the description of every house-rules option of every ruleset
+    (context ``option``, :func:`engine.rules.catalog.option_specs`)."""
     import importlib
     import pkgutil
 
     import engine
     from bot.render.names import HONOR_NAMES, YAKU_NAMES, yaku_name
+    from engine.rules.base import rulesets_in_menu_order
+    from engine.rules.catalog import option_specs
     from engine.scoring.yaku import Yaku
 
     for m in pkgutil.walk_packages(engine.__path__, "engine."):
@@ -131,6 +135,10 @@ def term_strings() -> dict[tuple[str, str], str]:
         todo.extend(cls.__subclasses__())
         if cls.id:
             out[("yaku", yaku_name(cls.id))] = cls.name_ja
+    for rs in rulesets_in_menu_order():
+        for spec in option_specs(rs):
+            if spec.help:
+                out.setdefault(("option", spec.help), "")
     return out
 
 
