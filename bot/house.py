@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
-from bot.i18n import Lang, term
+from bot.i18n import N_, Lang, term
 from bot.storage import repository as sql
 from bot.storage.repository import CorruptRow, HouseRow, Repository
 from engine.rules.base import Ruleset, find_ruleset, ruleset_names
@@ -81,18 +81,28 @@ def clean_name(text: str) -> str:
     return name
 
 
+class Damaged(ValueError):
+    """Why a stored profile cannot be played: a catalog message and its fields (``str()``: the English)."""
+
+    def __init__(self, msgid: str, /, **kw: Any) -> None:
+        self.msgid = msgid
+        self.kw = kw
+        super().__init__(msgid.format(**kw) if kw else msgid)
+
+
 def rules_of(base: Any, options: Any) -> Ruleset:
     """The ruleset a stored profile plays: its base with its options, checked as ``set_option``
-    checks one change. ValueError, one sentence, when the engine cannot play it."""
+    checks one change. :class:`Damaged` (a ValueError), one sentence, when the engine cannot play it."""
     if not isinstance(base, str) or base.lower() not in ruleset_names():
-        raise ValueError(f"its base ruleset {str(base)[:40]!r} is not one this bot knows")
+        raise Damaged(N_("its base ruleset {base} is not one this bot knows"), base=repr(str(base)[:40]))
     if not isinstance(options, dict):
-        raise ValueError("its options are not a JSON object")
+        raise Damaged(N_("its options are not a JSON object"))
     rs = find_ruleset(base)
     try:
         new = rs.with_options(**options) if options else rs
     except (TypeError, ValueError, AttributeError) as e:
-        raise ValueError(f"its options are not ones {rs.name} has ({str(e).splitlines()[0][:120] if str(e) else type(e).__name__})") from None
+        why = str(e).splitlines()[0][:120] if str(e) else type(e).__name__
+        raise Damaged(N_("its options are not ones {ruleset} has ({why})"), ruleset=rs.name, why=why) from None
     # every stored value must be one the option takes, as /house set would have parsed it: a
     # hand-edited row ("25000" as text, a choice that does not exist) is damaged, not played
     for spec in option_specs(new):
@@ -101,16 +111,16 @@ def rules_of(base: Any, options: Any) -> Ruleset:
         try:
             typed = parse_value(spec, show_value(spec.value))
         except OptionError as e:
-            raise ValueError(f"its option {spec.key} is not one it takes ({e})") from None
+            raise Damaged(N_("its option {key} is not one it takes ({why})"), key=spec.key, why=str(e)) from None
         if typed != spec.value or type(typed) is not type(spec.value):
-            raise ValueError(f"its option {spec.key} holds {show_value(spec.value)[:40]!r}, which is not one it takes")
+            raise Damaged(N_("its option {key} holds {value}, which is not one it takes"), key=spec.key, value=repr(show_value(spec.value)[:40]))
     try:
         known = set(option_problems(rs))
         problems = [p for p in option_problems(new) if p not in known]
     except (TypeError, ValueError) as e:
-        raise ValueError(f"its options cannot be read ({e})") from None
+        raise Damaged(N_("its options cannot be read ({why})"), why=str(e)) from None
     if problems:
-        raise ValueError(f"its options cannot be played ({problems[0]})")
+        raise Damaged(N_("its options cannot be played ({why})"), why=problems[0])
     return new
 
 
@@ -164,7 +174,8 @@ class HouseRules:
             row = Repository.house_row(r)
             return Profile(row, rules_of(row.base, row.options))
         except (CorruptRow, ValueError) as e:
-            why = e.why if isinstance(e, CorruptRow) else str(e)
+            # a field that is a refusal is read in the reader's language
+            why: Any = e.why if isinstance(e, CorruptRow) else UserError(e.msgid, **e.kw) if isinstance(e, Damaged) else str(e)
             raise HouseError(
                 "the house rules '{name}' are damaged in the database ({why}), so they cannot be used; an organiser can "
                 "delete them with /house delete, and the bot's host can repair row {row} of the house_rules table",

@@ -38,3 +38,24 @@ def test_the_option_menu_line_is_in_the_readers_language() -> None:
     assert en == option_line(spec, 100, "en") and spec.help[:20] in en
     assert ja.startswith(f"{spec.key} = ") and "喰いタン" in ja and spec.help[:20] not in ja
     assert len(ja) <= 100
+
+
+def test_a_damaged_profile_is_named_in_the_readers_language() -> None:
+    from bot.errors import UserError
+    from bot.house import Damaged, HouseError, rules_of
+
+    try:
+        rules_of("nosuchrules", {})
+    except Damaged as e:
+        damaged = e
+    else:
+        raise AssertionError("an unknown base was played")
+    assert str(damaged) == "its base ruleset 'nosuchrules' is not one this bot knows"
+    refusal = HouseError(
+        "the house rules '{name}' are damaged in the database ({why}), so they cannot be used; an organiser can "
+        "delete them with /house delete, and the bot's host can repair row {row} of the house_rules table",
+        name="club", why=UserError(damaged.msgid, **damaged.kw), row=3,
+    )
+    assert "(its base ruleset 'nosuchrules' is not one this bot knows)" in refusal.sentence("en")
+    ja = refusal.sentence("ja")
+    assert "基本ルールセット 'nosuchrules' をこのボットは知りません" in ja and "ハウスルール「club」" in ja and ja.endswith("。"), ja
