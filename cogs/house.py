@@ -141,10 +141,11 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
         ][:25]
 
     async def _bases(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        lang = lang_of(interaction.locale)
         cur = current.lower().strip()
         out = []
         for rs in rulesets_in_menu_order():
-            about = f"{rs.name} — {rs.description}"
+            about = f"{rs.name} — {term(lang, 'ruleset', rs.description)}"
             if cur in about.lower():
                 out.append(app_commands.Choice(name=_clip(about), value=rs.name))
         return out[:25]

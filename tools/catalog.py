@@ -12,7 +12,7 @@ What counts as a message (an AST walk of ``bot/`` and ``cogs/``): the string lit
 ``i18n.t(lang, "...")`` or ``tn(lang, "...", "...", n)``, to ``N_("...")``, to ``organiser_only``, and
 the first literal of a refusal (``UserError`` and its subclasses in :data:`REFUSALS`). A message
 built at run time from pieces is invisible to the walk: keep messages literal. Names made
-from data are entries of their own context (``tile``, ``yaku``, ``option``: :func:`term_strings`; read with
+from data are entries of their own context (``tile``, ``yaku``, ``ruleset``, ``option``: :func:`term_strings`; read with
 ``i18n.term``). Command names, descriptions, options and choices are the entries of context ``command``, taken from the command
 tree as discord.py hands it to the translator (the cogs loaded, nothing connected).
 """
@@ -113,8 +113,9 @@ def command_strings() -> set[str]:
 def term_strings() -> dict[tuple[str, str], str]:
     """(context, English name) -> a Japanese text to start from ('' when none): the honour tiles'
     names (context ``tile``), every yaku of the engine (context ``yaku``, started from the
-    yaku's own ``name_ja``) and the description of every house-rules option of every ruleset
-    (context ``option``, :func:`engine.rules.catalog.option_specs`)."""
+    yaku's own ``name_ja``), every ruleset's description (context ``ruleset``) and the
+    description of every house-rules option of every ruleset (context ``option``,
+    :func:`engine.rules.catalog.option_specs`)."""
     import importlib
     import pkgutil
 
@@ -136,6 +137,7 @@ def term_strings() -> dict[tuple[str, str], str]:
         if cls.id:
             out[("yaku", yaku_name(cls.id))] = cls.name_ja
     for rs in rulesets_in_menu_order():
+        out.setdefault(("ruleset", rs.description), "")
         for spec in option_specs(rs):
             if spec.help:
                 out.setdefault(("option", spec.help), "")

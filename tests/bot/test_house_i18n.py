@@ -59,3 +59,10 @@ def test_a_damaged_profile_is_named_in_the_readers_language() -> None:
     assert "(its base ruleset 'nosuchrules' is not one this bot knows)" in refusal.sentence("en")
     ja = refusal.sentence("ja")
     assert "基本ルールセット 'nosuchrules' をこのボットは知りません" in ja and "ハウスルール「club」" in ja and ja.endswith("。"), ja
+
+
+def test_every_rulesets_description_has_its_japanese() -> None:
+    for rs in rulesets_in_menu_order():
+        ja = term("ja", "ruleset", rs.description)
+        assert ja != rs.description and JA_CHARS.search(ja), rs.name
+        assert term("en", "ruleset", rs.description) == rs.description
