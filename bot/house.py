@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
+from bot.i18n import N_, Lang, term
 from bot.storage import repository as sql
 from bot.storage.repository import CorruptRow, HouseRow, Repository
 from engine.rules.base import Ruleset, find_ruleset, ruleset_names
@@ -74,24 +75,34 @@ def clean_name(text: str) -> str:
     """A profile's name as typed, spaces collapsed; :class:`HouseError` if it cannot be one."""
     name = " ".join((text or "").split())
     if not name or len(name) > NAME_LIMIT:
-        raise HouseError(f"a house rules profile needs a name of 1 to {NAME_LIMIT} characters")
+        raise HouseError("a house rules profile needs a name of 1 to {limit} characters", limit=NAME_LIMIT)
     if not re.fullmatch(r"[\w .'+-]+", name):
         raise HouseError("a house rules profile's name may hold letters, digits, spaces and . ' + - _ only")
     return name
 
 
+class Damaged(ValueError):
+    """Why a stored profile cannot be played: a catalog message and its fields (``str()``: the English)."""
+
+    def __init__(self, msgid: str, /, **kw: Any) -> None:
+        self.msgid = msgid
+        self.kw = kw
+        super().__init__(msgid.format(**kw) if kw else msgid)
+
+
 def rules_of(base: Any, options: Any) -> Ruleset:
     """The ruleset a stored profile plays: its base with its options, checked as ``set_option``
-    checks one change. ValueError, one sentence, when the engine cannot play it."""
+    checks one change. :class:`Damaged` (a ValueError), one sentence, when the engine cannot play it."""
     if not isinstance(base, str) or base.lower() not in ruleset_names():
-        raise ValueError(f"its base ruleset {str(base)[:40]!r} is not one this bot knows")
+        raise Damaged(N_("its base ruleset {base} is not one this bot knows"), base=repr(str(base)[:40]))
     if not isinstance(options, dict):
-        raise ValueError("its options are not a JSON object")
+        raise Damaged(N_("its options are not a JSON object"))
     rs = find_ruleset(base)
     try:
         new = rs.with_options(**options) if options else rs
     except (TypeError, ValueError, AttributeError) as e:
-        raise ValueError(f"its options are not ones {rs.name} has ({str(e).splitlines()[0][:120] if str(e) else type(e).__name__})") from None
+        why = str(e).splitlines()[0][:120] if str(e) else type(e).__name__
+        raise Damaged(N_("its options are not ones {ruleset} has ({why})"), ruleset=rs.name, why=why) from None
     # every stored value must be one the option takes, as /house set would have parsed it: a
     # hand-edited row ("25000" as text, a choice that does not exist) is damaged, not played
     for spec in option_specs(new):
@@ -100,16 +111,16 @@ def rules_of(base: Any, options: Any) -> Ruleset:
         try:
             typed = parse_value(spec, show_value(spec.value))
         except OptionError as e:
-            raise ValueError(f"its option {spec.key} is not one it takes ({e})") from None
+            raise Damaged(N_("its option {key} is not one it takes ({why})"), key=spec.key, why=str(e)) from None
         if typed != spec.value or type(typed) is not type(spec.value):
-            raise ValueError(f"its option {spec.key} holds {show_value(spec.value)[:40]!r}, which is not one it takes")
+            raise Damaged(N_("its option {key} holds {value}, which is not one it takes"), key=spec.key, value=repr(show_value(spec.value)[:40]))
     try:
         known = set(option_problems(rs))
         problems = [p for p in option_problems(new) if p not in known]
     except (TypeError, ValueError) as e:
-        raise ValueError(f"its options cannot be read ({e})") from None
+        raise Damaged(N_("its options cannot be read ({why})"), why=str(e)) from None
     if problems:
-        raise ValueError(f"its options cannot be played ({problems[0]})")
+        raise Damaged(N_("its options cannot be played ({why})"), why=problems[0])
     return new
 
 
@@ -137,11 +148,12 @@ def rule_differences(a: Ruleset, b: Ruleset) -> list[str]:
     return differences(a, b)
 
 
-def option_line(spec: OptionSpec, limit: int = 100) -> str:
-    """One line for an option menu: key, current value, allowed values, description (clipped)."""
+def option_line(spec: OptionSpec, limit: int = 100, lang: Lang = "en") -> str:
+    """One line for an option menu: key, current value, allowed values, description (clipped; in
+    ``lang``: the catalog's entry of context ``option`` for the engine's English description)."""
     head = f"{spec.key} = {show_value(spec.value)} · {spec.allowed()}"
     if spec.help:
-        head += f" · {spec.help}"
+        head += f" · {term(lang, 'option', spec.help)}"
     return head if len(head) <= limit else head[: limit - 1] + "…"
 
 
@@ -162,21 +174,23 @@ class HouseRules:
             row = Repository.house_row(r)
             return Profile(row, rules_of(row.base, row.options))
         except (CorruptRow, ValueError) as e:
-            why = e.why if isinstance(e, CorruptRow) else str(e)
+            # a field that is a refusal is read in the reader's language
+            why: Any = e.why if isinstance(e, CorruptRow) else UserError(e.msgid, **e.kw) if isinstance(e, Damaged) else str(e)
             raise HouseError(
-                f"the house rules '{label}' are damaged in the database ({why}), so they cannot be used; an organiser can "
-                f"delete them with /house delete, and the bot's host can repair row {r['id']} of the house_rules table"
+                "the house rules '{name}' are damaged in the database ({why}), so they cannot be used; an organiser can "
+                "delete them with /house delete, and the bot's host can repair row {row} of the house_rules table",
+                name=label, why=why, row=r["id"],
             ) from None
 
-    async def profiles(self, guild_id: int | None) -> tuple[list[Profile], list[str]]:
-        """The club's profiles that can be played, and one sentence per damaged one."""
+    async def profiles(self, guild_id: int | None, lang: Lang = "en") -> tuple[list[Profile], list[str]]:
+        """The club's profiles that can be played, and one sentence per damaged one (in ``lang``)."""
         good: list[Profile] = []
         bad: list[str] = []
         for r in await self.repo.house_rows(guild_id):
             try:
                 good.append(self._profile(r))
             except HouseError as e:
-                bad.append(e.sentence())
+                bad.append(e.sentence(lang))
         return good, bad
 
     async def _row(self, guild_id: int | None, name: str) -> Any:
@@ -184,7 +198,7 @@ class HouseRules:
         for r in await self.repo.house_rows(guild_id):
             if isinstance(r["name"], str) and r["name"].casefold() == want:
                 return r
-        raise HouseError(f"this club has no house rules called '{_clip(name)}': /house list shows them, /house new makes one")
+        raise HouseError("this club has no house rules called '{name}': /house list shows them, /house new makes one", name=_clip(name))
 
     async def get(self, guild_id: int | None, name: str) -> Profile:
         """The profile named (case does not matter); HouseError if there is none or it is damaged."""
@@ -223,12 +237,12 @@ class HouseRules:
         name = clean_name(name)
         key = (base or "").strip().lower()
         if key not in ruleset_names():
-            raise HouseError(f"unknown base ruleset '{_clip(base)}': choose one of {', '.join(ruleset_names())}")
+            raise HouseError("unknown base ruleset '{base}': choose one of {names}", base=_clip(base), names=", ".join(ruleset_names()))
         rows = await self.repo.house_rows(guild_id)
         if any(isinstance(r["name"], str) and r["name"].casefold() == name.casefold() for r in rows):
-            raise HouseError(f"this club already has house rules called '{name}'")
+            raise HouseError("this club already has house rules called '{name}'", name=name)
         if len(rows) >= PROFILES_LIMIT:
-            raise HouseError(f"a club can keep at most {PROFILES_LIMIT} house rules profiles: delete one first")
+            raise HouseError("a club can keep at most {limit} house rules profiles: delete one first", limit=PROFILES_LIMIT)
         rs = find_ruleset(key)
 
         def write(conn: sqlite3.Connection) -> int:
@@ -239,7 +253,7 @@ class HouseRules:
         try:
             await self.repo.write(write)
         except sqlite3.IntegrityError:  # the same name written a moment earlier
-            raise HouseError(f"this club already has house rules called '{name}'") from None
+            raise HouseError("this club already has house rules called '{name}'", name=name) from None
         return await self.get(guild_id, name)
 
     async def set(self, guild_id: int | None, actor_id: int | None, name: str, key: str, value: str) -> tuple[Profile, OptionSpec]:
@@ -249,7 +263,7 @@ class HouseRules:
             done = await self._set_once(guild_id, actor_id, name, key, value)
             if done is not None:
                 return done
-        raise HouseError(f"the house rules '{name}' kept changing while you set them: please try again")
+        raise HouseError("the house rules '{name}' kept changing while you set them: please try again", name=name)
 
     async def _set_once(
         self, guild_id: int | None, actor_id: int | None, name: str, key: str, value: str

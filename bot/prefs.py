@@ -94,5 +94,5 @@ def _style(style: str | None) -> Style | None:
     if style is None:
         return None
     if style not in STYLES:
-        raise PrefsError(f"the tile style is one of {', '.join(STYLES)}, not {style!r}")
+        raise PrefsError("the tile style is one of {styles}, not {style}", styles=", ".join(STYLES), style=repr(style))
     return style  # type: ignore[return-value]

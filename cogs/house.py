@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.command_tree import organiser_only
 from bot.house import HouseError, HouseRules, option_line
+from bot.i18n import Lang, lang_of, t, term, tn
 from bot.render.rules_card import card_lines, render_card
 from engine.rules.base import rulesets_in_menu_order
 from engine.rules.catalog import OptionError, find_spec, option_specs, show_value
@@ -39,11 +40,11 @@ def _clip(text: str, n: int = CHOICE_LIMIT) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _card_text(lines: list[str]) -> str:
+def _card_text(lines: list[str], lang: Lang = "en") -> str:
     out = ""
     for i, line in enumerate(lines):
         if len(out) + len(line) + 1 > MESSAGE_LIMIT - 40:
-            out += f"… and {len(lines) - i} more"
+            out += t(lang, "… and {n} more", n=len(lines) - i)
             break
         out += line + "\n"
     return out.rstrip()
@@ -65,10 +66,11 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
     @organiser_only("make house rules")
     async def new(self, interaction: discord.Interaction, name: str, base: str) -> None:
         p = await self.svc.create(interaction.guild_id, interaction.user.id, name, base)
-        await interaction.response.send_message(
-            f"House rules **{p.name}** made from {p.base}: change an option with `/house set name:{p.name} option:… value:…`, "
-            f"see them with `/house show`."
-        )
+        await interaction.response.send_message(t(
+            lang_of(interaction.locale),
+            "House rules **{name}** made from {base}: change an option with `/house set name:{name} option:… value:…`, see them with `/house show`.",
+            name=p.name, base=p.base,
+        ))
 
     @app_commands.command(name="set", description="Change one option of house rules (organisers)")
     @app_commands.describe(name="the house rules", option="the option (autocompletes)", value="its new value (autocompletes where it is a list)")
@@ -76,51 +78,57 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
     async def set_(self, interaction: discord.Interaction, name: str, option: str, value: str) -> None:
         p, spec = await self.svc.set(interaction.guild_id, interaction.user.id, name, option, value)
         rule = f" ({spec.rule})" if spec.rule else ""
-        await interaction.response.send_message(
-            f"House rules **{p.name}**: `{spec.key}` is now **{show_value(spec.value)}**{rule} "
-            f"(usually {show_value(spec.default)}). Tables opened from now on play it; games already open keep their rules."
-        )
+        await interaction.response.send_message(t(
+            lang_of(interaction.locale),
+            "House rules **{name}**: `{key}` is now **{value}**{rule} (usually {usual}). Tables opened from now on play it; games already open keep their rules.",
+            name=p.name, key=spec.key, value=show_value(spec.value), rule=rule, usual=show_value(spec.default),
+        ))
 
     @app_commands.command(name="show", description="A house rules card: the base and every changed option")
     async def show(self, interaction: discord.Interaction, name: str) -> None:
         p = await self.svc.get(interaction.guild_id, name)
         png = await asyncio.to_thread(render_card, p.name, p.rules)
         await interaction.response.send_message(
-            _card_text(card_lines(p.name, p.rules)), file=discord.File(io.BytesIO(png), filename="house-rules.png")
+            _card_text(card_lines(p.name, p.rules), lang_of(interaction.locale)), file=discord.File(io.BytesIO(png), filename="house-rules.png")
         )
 
     @app_commands.command(name="list", description="This club's house rules")
     async def list_(self, interaction: discord.Interaction) -> None:
-        profiles, damaged = await self.svc.profiles(interaction.guild_id)
+        lang = lang_of(interaction.locale)
+        profiles, damaged = await self.svc.profiles(interaction.guild_id, lang)
         if not profiles and not damaged:
             raise HouseError("this club has no house rules yet: an organiser can make some with /house new")
         try:
             default = await self.svc.default(interaction.guild_id)
         except HouseError as e:
-            default, damaged = None, [*damaged, e.sentence()]
+            default, damaged = None, [*damaged, e.sentence(lang)]
         lines = []
         for p in profiles:
             changed = sum(1 for s in option_specs(p.rules) if s.changed)
-            mark = " (the club's default)" if default is not None and default.row.id == p.row.id else ""
-            lines.append(f"**{p.name}**{mark} — {p.base} with {changed} change{'s' if changed != 1 else ''}")
+            if default is not None and default.row.id == p.row.id:
+                lines.append(tn(lang, "**{name}** (the club's default) — {base} with {n} change", "**{name}** (the club's default) — {base} with {n} changes",
+                                changed, name=p.name, base=p.base))
+            else:
+                lines.append(tn(lang, "**{name}** — {base} with {n} change", "**{name}** — {base} with {n} changes", changed, name=p.name, base=p.base))
         lines += [d[:1].upper() + d[1:] for d in dict.fromkeys(damaged)]
-        await interaction.response.send_message(_card_text(lines))
+        await interaction.response.send_message(_card_text(lines, lang))
 
     @app_commands.command(name="default", description="The house rules a table, look-up or season uses when none is named (organisers)")
     @organiser_only("choose the club's default house rules")
     async def default(self, interaction: discord.Interaction, name: str) -> None:
         p = await self.svc.set_default(interaction.guild_id, interaction.user.id, name)
-        await interaction.response.send_message(
-            f"**{p.name}** ({p.base}) are now this club's house rules wherever no ruleset or house rules are named."
-        )
+        await interaction.response.send_message(t(
+            lang_of(interaction.locale),
+            "**{name}** ({base}) are now this club's house rules wherever no ruleset or house rules are named.", name=p.name, base=p.base,
+        ))
 
     @app_commands.command(name="delete", description="Delete house rules (organisers)")
     @organiser_only("delete house rules")
     async def delete(self, interaction: discord.Interaction, name: str) -> None:
         label = await self.svc.delete(interaction.guild_id, interaction.user.id, name)
-        await interaction.response.send_message(
-            f"House rules **{label}** deleted; tables and seasons that started with them keep their rules."
-        )
+        await interaction.response.send_message(t(
+            lang_of(interaction.locale), "House rules **{name}** deleted; tables and seasons that started with them keep their rules.", name=label,
+        ))
 
     # ---------------------------------------------------------------- autocomplete
 
@@ -133,10 +141,11 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
         ][:25]
 
     async def _bases(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        lang = lang_of(interaction.locale)
         cur = current.lower().strip()
         out = []
         for rs in rulesets_in_menu_order():
-            about = f"{rs.name} — {rs.description}"
+            about = f"{rs.name} — {term(lang, 'ruleset', rs.description)}"
             if cur in about.lower():
                 out.append(app_commands.Choice(name=_clip(about), value=rs.name))
         return out[:25]
@@ -147,9 +156,10 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
             p = await self.svc.get(interaction.guild_id, name)
         except HouseError:
             return []
+        lang = lang_of(interaction.locale)
         cur = current.lower().strip()
-        specs = [s for s in option_specs(p.rules) if cur in s.key.lower() or cur in s.help.lower()]
-        return [app_commands.Choice(name=option_line(s, CHOICE_LIMIT), value=s.key) for s in specs[:25]]
+        specs = [s for s in option_specs(p.rules) if cur in s.key.lower() or cur in s.help.lower() or cur in term(lang, "option", s.help).lower()]
+        return [app_commands.Choice(name=option_line(s, CHOICE_LIMIT, lang), value=s.key) for s in specs[:25]]
 
     async def _values(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         name = str(getattr(interaction.namespace, "name", "") or "")
@@ -167,11 +177,12 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
             values = [show_value(spec.value), "none", *spec.choices]
         else:
             values = [show_value(spec.value), show_value(spec.default)]
+        lang = lang_of(interaction.locale)
         cur = current.lower().strip()
         out = []
         for v in dict.fromkeys(values):
             if cur in v.lower():
-                label = v + (" (now)" if v == show_value(spec.value) else "") + (" (usual)" if v == show_value(spec.default) else "")
+                label = v + (t(lang, " (now)") if v == show_value(spec.value) else "") + (t(lang, " (usual)") if v == show_value(spec.default) else "")
                 out.append(app_commands.Choice(name=_clip(label), value=_clip(v)))
         return out[:25]
 

@@ -7,7 +7,8 @@ handler, before anything is stored. Everything the league sends outside the comm
 goes through the presenter's paced path (:meth:`bot.presenter.Presenter.post` and ``notify``): each
 table's announcement and thread, one DM per seated player naming their table and the round's
 deadline, and the post at the end of a round (the tables' results, with a picture of each, and how the
-leaderboard moved).
+leaderboard moved). Languages: a command's answer is in the asker's, a post in the league's channel
+(or a table's thread) in the club's (``/prefs club_language``), a DM in its player's.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_tree import organiser_only
+from bot.i18n import Lang, lang_of, t, tn
 from bot.league.service import LeagueError, LeagueService, RoundReport
 from bot.standings.service import Who
 from bot.storage.leagues import SubstitutionRow
@@ -45,7 +47,7 @@ def _who(member: discord.abc.User | None, guest: str | None, *, default: discord
     if user is None:
         raise LeagueError("name a member (member:@name) or a guest (guest:Name)")
     if user.bot:
-        raise LeagueError(f"{_name(user)} is a bot account, and only people play in a league")
+        raise LeagueError("{name} is a bot account, and only people play in a league", name=_name(user))
     return Who.member(user.id, _name(user))
 
 
@@ -96,22 +98,23 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             interaction.guild_id, interaction.user.id, name, rounds=rounds, mode=mode, rules=rs, house=profile, hours=hours,
             seating=seating, leftover=leftover, misses=misses, round_hours=round_hours, on_deadline=on_deadline,
         )
-        await interaction.response.send_message(
-            f"League '{lg.name}' is open: {lg.rounds} rounds, {lg.mode}, {profile or rs.name}, {lg.seating} seating. "
-            f"Join with `/league join`; an organiser opens each round with `/league round`."
-        )
+        await interaction.response.send_message(t(
+            lang_of(interaction.locale),
+            "League '{league}' is open: {rounds} rounds, {mode}, {rules}, {seating} seating. Join with `/league join`; an organiser opens each round with `/league round`.",
+            league=lg.name, rounds=lg.rounds, mode=lg.mode, rules=profile or rs.name, seating=lg.seating,
+        ))
 
     @app_commands.command(name="join", description="Join the league (between rounds)")
     async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
         who = _who(interaction.user, None)
         lg = await self.svc.join(interaction.guild_id, league, who, actor_id=interaction.user.id)
-        await interaction.response.send_message(f"{who.name} joined the league '{lg.name}'.")
+        await interaction.response.send_message(t(lang_of(interaction.locale), "{who} joined the league '{league}'.", who=who.name, league=lg.name))
 
     @app_commands.command(name="leave", description="Leave the league (between rounds)")
     async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
         who = _who(interaction.user, None)
         lg = await self.svc.leave(interaction.guild_id, league, who, actor_id=interaction.user.id)
-        await interaction.response.send_message(f"{who.name} left the league '{lg.name}'.")
+        await interaction.response.send_message(t(lang_of(interaction.locale), "{who} left the league '{league}'.", who=who.name, league=lg.name))
 
     @app_commands.command(name="add", description="Add a member or a guest to the league (organisers)")
     @app_commands.describe(member="a member of this server", guest="a guest's name (no Discord account)", team="their team (fixed seating keeps a team apart)")
@@ -120,7 +123,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
                   team: str | None = None, league: str | None = None) -> None:
         who = _who(member, guest)
         lg = await self.svc.join(interaction.guild_id, league, who, actor_id=interaction.user.id, team=team, organiser=True)
-        await interaction.response.send_message(f"{who.name} is in the league '{lg.name}' from its next round.")
+        await interaction.response.send_message(
+            t(lang_of(interaction.locale), "{who} is in the league '{league}' from its next round.", who=who.name, league=lg.name))
 
     @app_commands.command(name="remove", description="Remove a member or a guest from the league (organisers)")
     @organiser_only("remove players from a league")
@@ -128,7 +132,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
                      league: str | None = None) -> None:
         who = _who(member, guest)
         lg = await self.svc.leave(interaction.guild_id, league, who, actor_id=interaction.user.id, organiser=True)
-        await interaction.response.send_message(f"{who.name} is out of the league '{lg.name}' from its next round.")
+        await interaction.response.send_message(
+            t(lang_of(interaction.locale), "{who} is out of the league '{league}' from its next round.", who=who.name, league=lg.name))
 
     @app_commands.command(name="round", description="Seat the next round and open its tables (organisers)")
     @app_commands.describe(tables="fixed seating: your own tables, like 'ann, ben, cat, dan; eve, fay, gus, hal'")
@@ -138,46 +143,59 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         if tables:
             await self.svc.listed(lg, tables)  # its refusal too
         await interaction.response.defer(thinking=True)
+        lang = lang_of(interaction.locale)
+        club = await self.bot.locales.of_club(interaction.guild_id)
+        locales = self.bot.locales
         channel_id = interaction.channel_id or 0
         presenter = self.bot.presenter
 
-        async def announce(t: Table, names: list[str]) -> None:
-            msg = await presenter.post(channel_id, f"**{lg.name}**, table #{t.id}: {', '.join(names)}")
-            th = await msg.create_thread(name=f"{lg.name} — table #{t.id}"[:100])
-            await self.bot.service.set_thread(t.id, th.id)
+        async def announce(tb: Table, names: list[str]) -> None:
+            msg = await presenter.post(channel_id, t(club, "**{league}**, table #{table}: {names}", league=lg.name, table=tb.id, names=", ".join(names)))
+            th = await msg.create_thread(name=t(club, "{league} — table #{table}", league=lg.name, table=tb.id)[:100])
+            await self.bot.service.set_thread(tb.id, th.id)
 
         started = await self.svc.start_round(interaction.guild_id, league, interaction.user.id, channel_id, before_start=announce, listed=tables)
         when = f"<t:{int(started.deadline)}:f> (<t:{int(started.deadline)}:R>)"
         closed: list[str] = []
         for uid, (table_id, name) in started.players.items():
-            t = self.bot.service.tables.get(table_id)
-            others = ", ".join(s.name for s in t.seats if s.user_id != uid) if t else ""
-            where = f" in <#{t.row.thread_id}>" if t and t.row.thread_id else ""
-            text = (f"{lg.name}, round {started.number}: you play at table #{table_id}{where} with {others}. "
-                    f"Your hands come by direct message; the round closes {when}.")
+            tb = self.bot.service.tables.get(table_id)
+            others = ", ".join(s.name for s in tb.seats if s.user_id != uid) if tb else ""
+            own = locales.of_user(uid)
+            if tb and tb.row.thread_id:
+                text = t(own, "{league}, round {number}: you play at table #{table} in <#{thread}> with {others}. Your hands come by direct message; the round closes {when}.",
+                         league=lg.name, number=started.number, table=table_id, thread=tb.row.thread_id, others=others, when=when)
+            else:
+                text = t(own, "{league}, round {number}: you play at table #{table} with {others}. Your hands come by direct message; the round closes {when}.",
+                         league=lg.name, number=started.number, table=table_id, others=others, when=when)
             if not await presenter.notify(uid, text):
                 closed.append(name)
         if started.in_person:
-            listing = "\n".join(f"Table {i}: {', '.join(m.name for m in table)}" for i, table in enumerate(started.in_person, 1))
-            await presenter.post(channel_id, f"**{lg.name}**, round {started.number} (in person):\n{listing}")
+            listing = "\n".join(t(club, "Table {n}: {names}", n=i, names=", ".join(m.name for m in table)) for i, table in enumerate(started.in_person, 1))
+            await presenter.post(channel_id, t(club, "**{league}**, round {number} (in person):", league=lg.name, number=started.number) + "\n" + listing)
             for i, table in enumerate(started.in_person, 1):
                 for m in table:
                     if m.user_id is None:
                         continue
                     others = ", ".join(x.name for x in table if x is not m)
-                    text = (f"{lg.name}, round {started.number}: you play at table {i} (in person) with {others}. "
-                            f"Enter the result with /result add season:{lg.name}; the round closes {when}.")
+                    text = t(locales.of_user(m.user_id),
+                             "{league}, round {number}: you play at table {n} (in person) with {others}. Enter the result with /result add season:{league}; the round closes {when}.",
+                             league=lg.name, number=started.number, n=i, others=others, when=when)
                     if not await presenter.notify(m.user_id, text):
                         closed.append(m.name)
-        byes = f" Bye: {', '.join(m.name for m in started.byes)}." if started.byes else ""
-        note = f" I could not DM {', '.join(closed)} (their DMs are closed)." if closed else ""
-        where = (f"tables {', '.join(f'#{t.id}' for t in started.tables)}" if started.tables
-                 else f"{len(started.in_person)} in-person table{'s' if len(started.in_person) != 1 else ''}")
-        await interaction.followup.send(f"Round {started.number} of '{lg.name}' is open: {where}; it closes {when}.{byes}{note}")
+        if started.tables:
+            where = t(lang, "tables {tables}", tables=", ".join(f"#{tb.id}" for tb in started.tables))
+        else:
+            where = tn(lang, "{n} in-person table", "{n} in-person tables", len(started.in_person))
+        text = t(lang, "Round {number} of '{league}' is open: {where}; it closes {when}.", number=started.number, league=lg.name, where=where, when=when)
+        if started.byes:
+            text += t(lang, " Bye: {names}.", names=", ".join(m.name for m in started.byes))
+        if closed:
+            text += t(lang, " I could not DM {names} (their DMs are closed).", names=", ".join(closed))
+        await interaction.followup.send(text)
 
     @app_commands.command(name="status", description="The league's round, each table's progress and who it waits for")
     async def status(self, interaction: discord.Interaction, league: str | None = None) -> None:
-        text = await self.svc.status(interaction.guild_id, league)
+        text = await self.svc.status(interaction.guild_id, league, lang_of(interaction.locale))
         await interaction.response.send_message(text[:2000])
 
     @app_commands.command(name="penalty", description="Take points off a player's league total (organisers)")
@@ -189,22 +207,27 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
                       league: str | None = None) -> None:
         who = _who(member, guest)
         lg = await self.svc.penalty(interaction.guild_id, league, who, points, reason, actor_id=interaction.user.id, game_id=game)
-        await interaction.response.send_message(f"{who.name} loses {points:g} points in '{lg.name}': {' '.join(reason.split())}.")
+        await interaction.response.send_message(t(
+            lang_of(interaction.locale), "{who} loses {points} points in '{league}': {reason}.", who=who.name, points=f"{points:g}", league=lg.name,
+            reason=" ".join(reason.split()),
+        ))
 
     @app_commands.command(name="substitute", description="A member takes a league seat for the rest of its game (organisers)")
     @app_commands.describe(table="the table's number", absent="the player who is replaced", member="who plays on (an AI when left out)")
     @organiser_only("put in a substitute")
     async def substitute(self, interaction: discord.Interaction, table: int, absent: discord.Member,
                          member: discord.Member | None = None) -> None:
-        t = await self.bot.service.get_in(table, interaction.guild_id)
-        seat = t.seat_of(absent.id)
+        tb = await self.bot.service.get_in(table, interaction.guild_id)
+        seat = tb.seat_of(absent.id)
         if seat is None:
-            raise LeagueError(f"{_name(absent)} does not play at table #{table}")
+            raise LeagueError("{name} does not play at table #{table}", name=_name(absent), table=table)
         new = _who(member, None) if member is not None else None
         await self.svc.substitute(table, seat, new, actor_id=interaction.user.id)
-        await interaction.response.send_message(
-            f"{new.name if new else 'An AI'} plays {_name(absent)}'s seat at table #{table} for the rest of the game; the result stays {_name(absent)}'s."
-        )
+        lang = lang_of(interaction.locale)
+        await interaction.response.send_message(t(
+            lang, "{who} plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
+            who=new.name if new else t(lang, "An AI"), absent=_name(absent), table=table,
+        ))
 
     @app_commands.command(name="close", description="Close the open round now (organisers): unfinished games per the league's setting")
     @organiser_only("close a league round")
@@ -212,7 +235,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         lg, _ = await self.svc.check_close(interaction.guild_id, league)
         await interaction.response.defer(thinking=True)
         report = await self.svc.close_round(interaction.guild_id, league, interaction.user.id)
-        await interaction.followup.send(f"Round {report.number} of '{lg.name}' is closed.")
+        await interaction.followup.send(t(lang_of(interaction.locale), "Round {number} of '{league}' is closed.", number=report.number, league=lg.name))
 
     join.autocomplete("league")(_league_complete)
     leave.autocomplete("league")(_league_complete)
@@ -229,21 +252,30 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         if not report.channel_id:
             return
         files = []
-        for t in [t for t in report.tables if t.results][:10]:
+        for tr in [tr for tr in report.tables if tr.results][:10]:
             try:
-                png = await self.bot.presenter.renderer.png("final", t.results)
+                png = await self.bot.presenter.renderer.png("final", tr.results)
             except Exception:
-                log.exception("round %s: no picture of table %s", report.number, t.table_id)
+                log.exception("round %s: no picture of table %s", report.number, tr.table_id)
                 continue
-            files.append(discord.File(io.BytesIO(png), filename=f"table-{t.table_id}.png"))
-        await self.bot.presenter.post(report.channel_id, report.text(), files=files)
+            files.append(discord.File(io.BytesIO(png), filename=f"table-{tr.table_id}.png"))
+        club = await self.bot.locales.of_club(report.league.guild_id)
+        await self.bot.presenter.post(report.channel_id, report.text(club), files=files)
 
-    async def _substituted(self, t: Table, sub: SubstitutionRow) -> None:
-        who = "an AI" if sub.new_player.startswith("ai:") else t.seats[sub.seat].name
-        text = f"{sub.old_name} missed {sub.misses} turn{'s' if sub.misses != 1 else ''}: {who} plays the seat for the rest of this game."
-        await self.bot.presenter.post(t.row.thread_id or t.row.channel_id, text)
+    async def _substituted(self, tb: Table, sub: SubstitutionRow) -> None:
+        ai = sub.new_player.startswith("ai:")
+
+        def said(lang: Lang) -> str:
+            who = t(lang, "an AI") if ai else tb.seats[sub.seat].name
+            return tn(lang, "{old} missed {n} turn: {who} plays the seat for the rest of this game.",
+                      "{old} missed {n} turns: {who} plays the seat for the rest of this game.", sub.misses, old=sub.old_name, who=who)
+
+        club = await self.bot.locales.of_club(tb.row.guild_id)
+        await self.bot.presenter.post(tb.row.thread_id or tb.row.channel_id, said(club))
         if sub.old_player.startswith("u:") and sub.old_player[2:].isdigit():
-            await self.bot.presenter.notify(int(sub.old_player[2:]), f"Table #{t.id}: {text} The game's result stays yours.")
+            uid = int(sub.old_player[2:])
+            own = self.bot.locales.of_user(uid)
+            await self.bot.presenter.notify(uid, t(own, "Table #{table}: {text} The game's result stays yours.", table=tb.id, text=said(own)))
 
 
 async def setup(bot: JantakuBot) -> None:

@@ -12,7 +12,7 @@ What counts as a message (an AST walk of ``bot/`` and ``cogs/``): the string lit
 ``i18n.t(lang, "...")`` or ``tn(lang, "...", "...", n)``, to ``N_("...")``, to ``organiser_only``, and
 the first literal of a refusal (``UserError`` and its subclasses in :data:`REFUSALS`). A message
 built at run time from pieces is invisible to the walk: keep messages literal. Names made
-from data are entries of their own context (``tile``, ``yaku``, ``option``: :func:`term_strings`; read with
+from data are entries of their own context (``tile``, ``yaku``, ``ruleset``, ``option``: :func:`term_strings`; read with
 ``i18n.term``). Command names, descriptions, options and choices are the entries of context ``command``, taken from the command
 tree as discord.py hands it to the translator (the cogs loaded, nothing connected).
 """
@@ -36,6 +36,7 @@ SKIP = ("bot/devserver/", "bot/rules_text/")
 REFUSALS = {
     "UserError", "TableError", "StorageError", "EngineFault", "StandingsError", "HouseError",
     "ReplayError", "LookupError_", "NotOrganiser", "LeagueError", "PrefsError",
+    "SeatingError",  # not a UserError: its message reaches the user as a LeagueError's
 }
 Msgid = str | tuple[str, str]
 
@@ -114,7 +115,7 @@ def term_strings() -> dict[tuple[str, str], str]:
     names (context ``tile``) and every yaku or point item any ruleset's results can name (context
     ``yaku``: :func:`bot.render.names.item_keys`), started from the yaku's own ``name_ja``, and
     for taiwan16's tai items from their Chinese names (``門清 (T-5)``, the seed's words); and the
-    rulesets' option descriptions (context ``option``: the house rules card) and the final
+    rulesets' descriptions (context ``ruleset``) and option descriptions (context ``option``: the house rules card) and the final
     standings' column headers (context ``column``)."""
     import importlib
     import pkgutil
@@ -123,6 +124,7 @@ def term_strings() -> dict[tuple[str, str], str]:
     from bot.render.names import HONOR_NAMES, YAKU_NAMES, item_keys, tai_name, yaku_name
     from bot.render.pictures import COLUMNS
     from engine.rules import find_ruleset, ruleset_names
+    from engine.rules.base import rulesets_in_menu_order
     from engine.rules.catalog import option_specs
     from engine.rules.taiwan16.tai import ITEMS
     from engine.scoring.yaku import Yaku
@@ -143,6 +145,8 @@ def term_strings() -> dict[tuple[str, str], str]:
         todo.extend(cls.__subclasses__())
         if cls.id:
             out[("yaku", yaku_name(cls.id))] = cls.name_ja
+    for rs in rulesets_in_menu_order():
+        out.setdefault(("ruleset", rs.description), "")
     return out
 
 

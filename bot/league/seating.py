@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Literal
+from typing import Any, Literal
 
 Player = Hashable
 Seating = Literal["shuffle", "swiss", "fixed"]
@@ -36,7 +36,13 @@ Leftover = Literal["ai", "bye"]
 
 
 class SeatingError(ValueError):
-    """One sentence for the organiser."""
+    """One sentence for the organiser: a catalog message and its fields (``str()``: the English);
+    the league service hands both on to its refusal, which puts them in the reader's language."""
+
+    def __init__(self, msgid: str, /, **kw: Any) -> None:
+        self.msgid = msgid
+        self.kw = kw
+        super().__init__(msgid.format(**kw) if kw else msgid)
 
 
 @dataclass
@@ -121,7 +127,7 @@ def seat_round(
             byes = order[:extra]
             people = [p for p in people if p not in byes]
         if not people:
-            raise SeatingError(f"fewer than {size} players: nobody can be seated")
+            raise SeatingError("fewer than {size} players: nobody can be seated", size=size)
     n_tables = math.ceil(len(people) / size)
     rng = random.Random(seed)
     if how == "swiss":
@@ -249,12 +255,12 @@ def _organisers_list(people: Sequence[Player], size: int, fixed: Sequence[Sequen
     listed = [p for t in fixed for p in t]
     unknown = [p for p in listed if p not in set(people)]
     if unknown:
-        raise SeatingError(f"{unknown[0]} is not registered in this league")
+        raise SeatingError("{name} is not registered in this league", name=unknown[0])
     if len(listed) != len(set(listed)):
         raise SeatingError("a player is on the list twice")
     missing = [p for p in people if p not in set(listed)]
     if missing:
-        raise SeatingError(f"{missing[0]} is registered but not on the list")
+        raise SeatingError("{name} is registered but not on the list", name=missing[0])
     if any(not 1 <= len(t) <= size for t in fixed):
-        raise SeatingError(f"every table on the list needs 1 to {size} players")
+        raise SeatingError("every table on the list needs 1 to {size} players", size=size)
     return Round(tables=[list(t) + [None] * (size - len(t)) for t in fixed])

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.errors import UserError
+from bot.i18n import N_, Lang, t, tn
 from bot.league.seating import SeatingError, seat_round
 from bot.standings.service import StandingsService, Who
 from bot.storage import leagues as sql
@@ -80,26 +81,60 @@ class LeagueError(UserError):
 
 
 def _clean(text: str, what: str, limit: int) -> str:
-    """Typed text as stored: spaces collapsed, 1 to ``limit`` characters of printable text."""
+    """Typed text as stored: spaces collapsed, 1 to ``limit`` characters of printable text.
+    ``what`` (a catalog message, ``N_("a league's name")``) is put in the reader's language too."""
     out = " ".join(text.split())
+    named = UserError(what)  # a field that is a refusal is read in the reader's language
     if not out or len(out) > limit:
-        raise LeagueError(f"{what} needs 1 to {limit} characters")
+        raise LeagueError("{what} needs 1 to {limit} characters", what=named, limit=limit)
     try:
         out.encode("utf-8")
     except UnicodeEncodeError:
-        raise LeagueError(f"{what} has characters that are not text") from None
+        raise LeagueError("{what} has characters that are not text", what=named) from None
     if any(not ch.isprintable() for ch in out):
-        raise LeagueError(f"{what} has control characters")
+        raise LeagueError("{what} has control characters", what=named)
     return out
 
 
 @dataclass(slots=True)
+class Substitution:
+    """A substitute in a round's report: who was absent, who played on (None: an AI)."""
+
+    old_name: str
+    by: str | None  # None: an AI; "": a substitute whose name is lost
+    misses: int
+    replaced: bool  # after the league's missed turns (else: played out at the round's end)
+
+    def text(self, lang: Lang) -> str:
+        by = self.by or (t(lang, "an AI") if self.by is None else t(lang, "a substitute"))
+        if self.replaced:
+            return tn(lang, "{old} was replaced by {by} after {n} missed turn", "{old} was replaced by {by} after {n} missed turns",
+                      self.misses, old=self.old_name, by=by)
+        return t(lang, "{by} played {old}'s seat to the end", by=by, old=self.old_name)
+
+
+@dataclass(slots=True)
 class TableReport:
-    label: str  # "Table #12", "Table 2 (in person)", "Bye"
+    kind: str  # "table" (a bot table), "in_person", "bye"
     table_id: int | None  # the bot table, if any
     names: list[str]  # the seats' names (AI seats included) or the bye's name
     results: list[tuple[str, int, float]] = field(default_factory=list)  # name, final points, result
-    note: str = ""  # "void", substitutes
+    number: int = 0  # an in-person table's number in its round
+    void: bool = False
+    subs: list[Substitution] = field(default_factory=list)
+
+    def label(self, lang: Lang = "en") -> str:
+        """"Table #12", "Table 2 (in person)", "Bye"."""
+        if self.kind == "bye":
+            return t(lang, "Bye")
+        if self.kind == "in_person":
+            return t(lang, "Table {n} (in person)", n=self.number)
+        return t(lang, "Table #{table}", table=self.table_id)
+
+    def note(self, lang: Lang = "en") -> str:
+        """"void", and the substitutes; "" when there is nothing to say."""
+        parts = ([t(lang, "void")] if self.void else []) + [s.text(lang) for s in self.subs]
+        return "; ".join(parts)
 
 
 @dataclass(slots=True)
@@ -113,22 +148,30 @@ class RoundReport:
     before: list[tuple[str, str, float]]  # (player, name, points) best first, before the round
     after: list[tuple[str, str, float]]
 
-    def text(self) -> str:
-        lines = [f"**{self.league.name}** — round {self.number} of {self.league.rounds} is over."]
-        for t in self.tables:
-            if not t.results:
-                lines.append(f"{t.label}: {t.note or 'no result'} ({', '.join(t.names)})" if t.label != "Bye" else f"Bye: {', '.join(t.names)}")
-                continue
-            res = ", ".join(f"{n} {p:,} ({r:+.1f})" for n, p, r in t.results)
-            lines.append(f"{t.label}: {res}" + (f" — {t.note}" if t.note else ""))
+    def text(self, lang: Lang = "en") -> str:
+        """The post, in ``lang`` (the club's language)."""
+        lines = [t(lang, "**{league}** — round {number} of {rounds} is over.", league=self.league.name, number=self.number, rounds=self.league.rounds)]
+        for tr in self.tables:
+            names = ", ".join(tr.names)
+            if tr.kind == "bye":
+                lines.append(t(lang, "Bye: {names}", names=names))
+            elif not tr.results:
+                lines.append(t(lang, "{label}: {note} ({names})", label=tr.label(lang), note=tr.note(lang) or t(lang, "no result"), names=names))
+            else:
+                res = ", ".join(f"{n} {p:,} ({r:+.1f})" for n, p, r in tr.results)
+                note = tr.note(lang)
+                if note:
+                    lines.append(t(lang, "{label}: {results} — {note}", label=tr.label(lang), results=res, note=note))
+                else:
+                    lines.append(t(lang, "{label}: {results}", label=tr.label(lang), results=res))
         was = {p: i for i, (p, _, _) in enumerate(self.before)}
-        lines.append("Leaderboard:")
+        lines.append(t(lang, "Leaderboard:"))
         for i, (p, name, pts) in enumerate(self.after[:20]):
             moved = ""
             if p in was and was[p] != i:
                 moved = f" (▲{was[p] - i})" if was[p] > i else f" (▼{i - was[p]})"
             elif p not in was:
-                moved = " (new)"
+                moved = t(lang, " (new)")
             lines.append(f"{i + 1}. {name} {pts:+.1f}{moved}")
         return "\n".join(lines)
 
@@ -189,12 +232,12 @@ class LeagueService:
             for lg in found:
                 if lg.name.casefold() == key:
                     return lg
-            raise LeagueError(f"this club has no league called '{' '.join(name.split())[:NAME_LIMIT]}'")
+            raise LeagueError("this club has no league called '{name}'", name=" ".join(name.split())[:NAME_LIMIT])
         running = [lg for lg in found if lg.status == "open"]
         if not running:
             raise LeagueError("this club has no running league: an organiser can start one with /league new")
         if len(running) > 1:
-            raise LeagueError(f"this club runs {len(running)} leagues: name one with league:<name>")
+            raise LeagueError("this club runs {n} leagues: name one with league:<name>", n=len(running))
         return running[0]
 
     async def create(
@@ -216,23 +259,23 @@ class LeagueService:
     ) -> LeagueRow:
         if guild_id is None:
             raise LeagueError("leagues belong to a server: use /league in a server's channel")
-        name = _clean(name, "a league's name", NAME_LIMIT)
+        name = _clean(name, N_("a league's name"), NAME_LIMIT)
         checks = [
-            (1 <= rounds <= 100, "a league has 1 to 100 rounds"),
-            (mode in ("async", "live", "in_person"), "mode must be async, live or in_person"),
-            (mode != "in_person" or leftover == "bye", "at an in-person league the players left over get a bye (leftover:bye)"),
-            (1 <= hours <= 168, "hours per turn must be from 1 to 168"),
-            (seating in ("shuffle", "swiss", "fixed"), "seating must be shuffle, swiss or fixed"),
-            (leftover in ("ai", "bye"), "leftover players get ai seats or a bye"),
-            (1 <= misses <= 100, "misses before a substitute must be from 1 to 100"),
-            (1 <= round_hours <= 24 * 365, "a round's deadline must be from 1 hour to a year"),
-            (on_deadline in ("finish_ai", "void"), "at the round deadline a table is finished by AI seats (finish_ai) or voided (void)"),
+            (1 <= rounds <= 100, N_("a league has 1 to 100 rounds")),
+            (mode in ("async", "live", "in_person"), N_("mode must be async, live or in_person")),
+            (mode != "in_person" or leftover == "bye", N_("at an in-person league the players left over get a bye (leftover:bye)")),
+            (1 <= hours <= 168, N_("hours per turn must be from 1 to 168")),
+            (seating in ("shuffle", "swiss", "fixed"), N_("seating must be shuffle, swiss or fixed")),
+            (leftover in ("ai", "bye"), N_("leftover players get ai seats or a bye")),
+            (1 <= misses <= 100, N_("misses before a substitute must be from 1 to 100")),
+            (1 <= round_hours <= 24 * 365, N_("a round's deadline must be from 1 hour to a year")),
+            (on_deadline in ("finish_ai", "void"), N_("at the round deadline a table is finished by AI seats (finish_ai) or voided (void)")),
         ]
         for ok, why in checks:
             if not ok:
                 raise LeagueError(why)
         if any(lg.name.casefold() == name.casefold() for lg in await sql.leagues(self.repo.db, guild_id)):
-            raise LeagueError(f"this club already has a league called '{name}'")
+            raise LeagueError("this club already has a league called '{name}'", name=name)
         season = await self.standings.start_season(guild_id, actor_id, name, rules=rules, house=house, parallel=True)
         fields = dict(
             guild_id=guild_id, name=name, season_id=season.id, rounds=rounds, mode=mode, ruleset=rules.name,
@@ -264,14 +307,15 @@ class LeagueService:
         lg = await self.get(guild_id, league)
         async with self._lock(lg.id):
             if lg.status != "open":
-                raise LeagueError(f"the league '{lg.name}' is over")
+                raise LeagueError("the league '{league}' is over", league=lg.name)
             current = {m.player for m in await sql.members(self.repo.db, lg.id)}
             if who.player in current:
-                raise LeagueError(f"{who.name} is already in the league '{lg.name}'")
+                raise LeagueError("{who} is already in the league '{league}'", who=who.name, league=lg.name)
             if not organiser and await self._open_round(lg) is not None:
-                raise LeagueError(f"round {await self._round_number(lg)} of '{lg.name}' is under way: join between rounds, or ask an organiser to add you")
+                raise LeagueError("round {number} of '{league}' is under way: join between rounds, or ask an organiser to add you",
+                                  number=await self._round_number(lg), league=lg.name)
             if team is not None:
-                team = _clean(team, "a team's name", NAME_LIMIT)
+                team = _clean(team, N_("a team's name"), NAME_LIMIT)
             now = self.clock()
 
             def write(conn: sqlite3.Connection) -> None:
@@ -288,9 +332,10 @@ class LeagueService:
         async with self._lock(lg.id):
             current = {m.player for m in await sql.members(self.repo.db, lg.id)}
             if who.player not in current:
-                raise LeagueError(f"{who.name} is not in the league '{lg.name}'")
+                raise LeagueError("{who} is not in the league '{league}'", who=who.name, league=lg.name)
             if not organiser and await self._open_round(lg) is not None:
-                raise LeagueError(f"round {await self._round_number(lg)} of '{lg.name}' is under way: leave between rounds, or ask an organiser")
+                raise LeagueError("round {number} of '{league}' is under way: leave between rounds, or ask an organiser",
+                                  number=await self._round_number(lg), league=lg.name)
             now = self.clock()
 
             def write(conn: sqlite3.Connection) -> None:
@@ -314,7 +359,7 @@ class LeagueService:
     async def listed(self, lg: LeagueRow, text: str) -> list[list[Hashable]]:
         """An organiser's list of tables as member keys, every member once (else one sentence)."""
         if lg.seating != "fixed":
-            raise LeagueError(f"a list of tables is for a league with fixed seating; '{lg.name}' seats by {lg.seating}")
+            raise LeagueError("a list of tables is for a league with fixed seating; '{league}' seats by {seating}", league=lg.name, seating=lg.seating)
         people = await sql.members(self.repo.db, lg.id)
         by_name: dict[str, list[MemberRow]] = {}
         for m in people:
@@ -327,20 +372,26 @@ class LeagueService:
             if not names:
                 continue
             if len(names) > size:
-                raise LeagueError(f"a table seats {size} players, and the list gives one {len(names)}: {', '.join(names)[:200]}")
+                raise LeagueError("a table seats {size} players, and the list gives one {n}: {names}", size=size, n=len(names), names=", ".join(names)[:200])
             table: list[Hashable] = []
             for n in names:
                 found = by_name.get(n.casefold(), [])
-                if len(found) != 1:
-                    raise LeagueError(f"'{n[:NAME_LIMIT]}' is {'not a member' if not found else 'the name of several members'} of the league '{lg.name}'")
+                if not found:
+                    raise LeagueError("'{name}' is not a member of the league '{league}'", name=n[:NAME_LIMIT], league=lg.name)
+                if len(found) > 1:
+                    raise LeagueError("'{name}' is the name of several members of the league '{league}'", name=n[:NAME_LIMIT], league=lg.name)
                 if found[0].player in seen:
-                    raise LeagueError(f"{found[0].name} is on the list twice")
+                    raise LeagueError("{name} is on the list twice", name=found[0].name)
                 seen.add(found[0].player)
                 table.append(found[0].player)
             out.append(table)
         missing = [m.name for m in people if m.player not in seen]
+        if len(missing) > 3:
+            raise LeagueError("{names} and others are in the league but not on the list", names=", ".join(missing[:3]))
+        if len(missing) == 1:
+            raise LeagueError("{name} is in the league but not on the list", name=missing[0])
         if missing:
-            raise LeagueError(f"{', '.join(missing[:3])}{' and others' if len(missing) > 3 else ''} {'is' if len(missing) == 1 else 'are'} in the league but not on the list")
+            raise LeagueError("{names} are in the league but not on the list", names=", ".join(missing))
         return out
 
     async def check_round(self, guild_id: int | None, league: str | None) -> LeagueRow:
@@ -348,22 +399,22 @@ class LeagueService:
         the command shows anything, so a refusal is the asker's alone."""
         lg = await self.get(guild_id, league)
         if lg.status != "open":
-            raise LeagueError(f"the league '{lg.name}' is over")
+            raise LeagueError("the league '{league}' is over", league=lg.name)
         done = await sql.rounds(self.repo.db, lg.id)
         if any(r.status == "open" for r in done):
-            raise LeagueError(f"round {len(done)} of '{lg.name}' is still open: close it with /league close before the next one")
+            raise LeagueError("round {number} of '{league}' is still open: close it with /league close before the next one", number=len(done), league=lg.name)
         if len(done) >= lg.rounds:
-            raise LeagueError(f"'{lg.name}' has played all its {lg.rounds} rounds")
+            raise LeagueError("'{league}' has played all its {rounds} rounds", league=lg.name, rounds=lg.rounds)
         people = await sql.members(self.repo.db, lg.id)
         guests = [m.name for m in people if m.user_id is None]
         if guests and lg.mode != "in_person":
-            raise LeagueError(
-                f"{', '.join(guests[:3])} {'is a guest' if len(guests) == 1 else 'are guests'}, who cannot play at a bot table: "
-                f"remove them from the league first"
-            )
+            if len(guests) == 1:
+                raise LeagueError("{name} is a guest, who cannot play at a bot table: remove them from the league first", name=guests[0])
+            raise LeagueError("{names} are guests, who cannot play at a bot table: remove them from the league first", names=", ".join(guests[:3]))
         size = self.rules(lg).players
         if len(people) < (1 if lg.leftover == "ai" else size):
-            raise LeagueError(f"'{lg.name}' has {len(people)} members: a round needs at least {size if lg.leftover == 'bye' else 1}")
+            raise LeagueError("'{league}' has {n} members: a round needs at least {least}", league=lg.name, n=len(people),
+                              least=size if lg.leftover == "bye" else 1)
         return lg
 
     async def start_round(
@@ -399,7 +450,7 @@ class LeagueService:
                     byes_so_far=byes_so_far, seed=lg.id * 1000 + number, budget=0.3, fixed_tables=fixed,
                 )
             except SeatingError as e:
-                raise LeagueError(str(e)) from None
+                raise LeagueError(e.msgid, **e.kw) from None
             by_key = {m.player: m for m in people}
             opened: list[Table] = []
             try:
@@ -464,66 +515,75 @@ class LeagueService:
 
     # ---------------------------------------------------------------- status
 
-    async def status(self, guild_id: int | None, league: str | None = None) -> str:
+    async def status(self, guild_id: int | None, league: str | None = None, lang: Lang = "en") -> str:
+        """The league's round and each table's progress, in ``lang``."""
         lg = await self.get(guild_id, league)
         members = await sql.members(self.repo.db, lg.id)
         rounds = await sql.rounds(self.repo.db, lg.id)
-        head = (f"**{lg.name}** — {lg.mode}, {lg.ruleset}{f' ({lg.house})' if lg.house else ''}, {lg.seating} seating, "
-                f"{len(members)} member{'s' if len(members) != 1 else ''}, round {len(rounds)} of {lg.rounds}")
+        rules = f"{lg.ruleset} ({lg.house})" if lg.house else lg.ruleset
+        head = tn(lang, "**{league}** — {mode}, {rules}, {seating} seating, {n} member, round {number} of {rounds}",
+                  "**{league}** — {mode}, {rules}, {seating} seating, {n} members, round {number} of {rounds}", len(members),
+                  league=lg.name, mode=lg.mode, rules=rules, seating=lg.seating, number=len(rounds), rounds=lg.rounds)
         lines = [head]
         r = next((x for x in rounds if x.status == "open"), None)
         if r is None:
-            lines.append("No round is open." + (" The league is over." if lg.status == "finished" else " An organiser opens the next with /league round."))
+            if lg.status == "finished":
+                lines.append(t(lang, "No round is open. The league is over."))
+            else:
+                lines.append(t(lang, "No round is open. An organiser opens the next with /league round."))
             return "\n".join(lines)
-        lines.append(f"Round {r.number} closes <t:{int(r.deadline)}:f> (<t:{int(r.deadline)}:R>).")
+        lines.append(t(lang, "Round {number} closes {when}.", number=r.number, when=f"<t:{int(r.deadline)}:f> (<t:{int(r.deadline)}:R>)"))
         names = {m.player: m.name for m in await sql.members(self.repo.db, lg.id, current=False)}
         in_person = 0
         for e in await sql.round_tables(self.repo.db, lg.id, r.number):
             if e.kind == "in_person":
                 in_person += 1
                 who = ", ".join(names.get(p or "", p or "") for p in e.seats)
-                state = f"result in (game #{e.game_id})" if e.game_id is not None else "waiting for its result (/result add)"
-                lines.append(f"Table {in_person} (in person): {state} ({who})")
+                if e.game_id is not None:
+                    state = t(lang, "result in (game #{game})", game=e.game_id)
+                else:
+                    state = t(lang, "waiting for its result (/result add)")
+                lines.append(t(lang, "Table {n} (in person): {state} ({names})", n=in_person, state=state, names=who))
             elif e.kind == "bye":
-                lines.append(f"Bye: {', '.join(names.get(p or '', p or '') for p in e.seats)}")
+                lines.append(t(lang, "Bye: {names}", names=", ".join(names.get(p or "", p or "") for p in e.seats)))
             else:
-                lines.append(await self._table_line(e))
+                lines.append(await self._table_line(e, lang))
         return "\n".join(lines)
 
-    async def _table_line(self, e: LeagueTableRow) -> str:
+    async def _table_line(self, e: LeagueTableRow, lang: Lang = "en") -> str:
         if e.table_id is None:
-            return "Table: missing"
-        t = self.tables.tables.get(e.table_id)
-        row = t.row if t is not None else await self.repo.get_table(e.table_id)
+            return t(lang, "Table: missing")
+        tb = self.tables.tables.get(e.table_id)
+        row = tb.row if tb is not None else await self.repo.get_table(e.table_id)
         if row is None:
-            return f"Table #{e.table_id}: missing"
+            return t(lang, "Table #{table}: missing", table=e.table_id)
         names = ", ".join(s.name for s in row.seats)
         if row.status == "finished":
-            return f"Table #{e.table_id}: finished ({names})"
+            return t(lang, "Table #{table}: finished ({names})", table=e.table_id, names=names)
         if row.status == "abandoned":
-            return f"Table #{e.table_id}: void ({names})"
-        if t is None or t.game is None:
-            return f"Table #{e.table_id}: not started ({names})"
-        g = t.game
-        waiting = [t.seats[s].name for s in t.humans_to_act()]
-        progress = f"hand {len(g.results) + 1}, {len(g.actions)} moves"
-        return f"Table #{e.table_id}: {progress} — waiting for {', '.join(waiting) if waiting else 'nobody'} ({names})"
+            return t(lang, "Table #{table}: void ({names})", table=e.table_id, names=names)
+        if tb is None or tb.game is None:
+            return t(lang, "Table #{table}: not started ({names})", table=e.table_id, names=names)
+        g = tb.game
+        waiting = [tb.seats[s].name for s in tb.humans_to_act()]
+        return t(lang, "Table #{table}: hand {hand}, {moves} moves — waiting for {waiting} ({names})", table=e.table_id, hand=len(g.results) + 1,
+                 moves=len(g.actions), waiting=", ".join(waiting) if waiting else t(lang, "nobody"), names=names)
 
     # ---------------------------------------------------------------- penalties
 
     async def penalty(self, guild_id: int | None, league: str | None, who: Who, points: float, reason: str, *,
                       actor_id: int | None, game_id: int | None = None) -> LeagueRow:
         lg = await self.get(guild_id, league)
-        reason = _clean(reason, "a penalty's reason", 200)
+        reason = _clean(reason, N_("a penalty's reason"), 200)
         if not (0 < points <= 1000):
             raise LeagueError("a penalty takes off from 0 to 1000 points: give how many it takes off, like 20 for a chombo")
         ever = await sql.members(self.repo.db, lg.id, current=False)
         if who.player not in {m.player for m in ever}:
-            raise LeagueError(f"{who.name} is not in the league '{lg.name}'")
+            raise LeagueError("{who} is not in the league '{league}'", who=who.name, league=lg.name)
         if game_id is not None:
             g = await self.repo.get_game(game_id)
             if g is None or g.season_id != lg.season_id:
-                raise LeagueError(f"game #{game_id} is not a game of the league '{lg.name}'")
+                raise LeagueError("game #{game} is not a game of the league '{league}'", game=game_id, league=lg.name)
         now = self.clock()
 
         def write(conn: sqlite3.Connection) -> None:
@@ -577,20 +637,20 @@ class LeagueService:
         """``new`` (a member; None: an AI) takes the seat for the rest of the game; stored first."""
         entry = await sql.table_entry(self.repo.db, table_id)
         if entry is None:
-            raise LeagueError(f"table #{table_id} is not a league table")
+            raise LeagueError("table #{table} is not a league table", table=table_id)
         t = await self.tables.get(table_id)
         async with t.lock:
             if t.row.status != "playing" or t.game is None or t.game.over:
-                raise LeagueError(f"the game at table #{table_id} is not being played")
+                raise LeagueError("the game at table #{table} is not being played", table=table_id)
             if not 0 <= seat < len(t.seats):
-                raise LeagueError(f"table #{table_id} has no seat {seat}")
+                raise LeagueError("table #{table} has no seat {seat}", table=table_id, seat=seat)
             s = t.seats[seat]
             if s.user_id is None:
-                raise LeagueError(f"seat {seat} of table #{table_id} is already played by an AI")
+                raise LeagueError("seat {seat} of table #{table} is already played by an AI", seat=seat, table=table_id)
             if new is not None and new.user_id is None:
                 raise LeagueError("a substitute at a bot table is a member of this server, or an AI")
             if new is not None and t.seat_of(new.user_id or 0) is not None:
-                raise LeagueError(f"{new.name} already plays at table #{table_id}")
+                raise LeagueError("{who} already plays at table #{table}", who=new.name, table=table_id)
             known = await sql.substitutions(self.repo.db, table_id)
             old = next(((x.old_player, x.old_name) for x in known if x.seat == seat), (f"u:{s.user_id}", s.name))
             got = misses if misses is not None else (await sql.misses(self.repo.db, table_id)).get(seat, 0)
@@ -686,7 +746,7 @@ class LeagueService:
         lg = await self.get(guild_id, league)
         r = await self._open_round(lg)
         if r is None:
-            raise LeagueError(f"'{lg.name}' has no open round to close")
+            raise LeagueError("'{league}' has no open round to close", league=lg.name)
         return lg, r
 
     async def close_round(self, guild_id: int | None, league: str | None, actor_id: int | None) -> RoundReport:
@@ -697,7 +757,7 @@ class LeagueService:
         if report is None:  # closed meanwhile, as its last game ended
             report = self._closed.get((lg.id, r.number))
         if report is None:
-            raise LeagueError(f"round {r.number} of '{lg.name}' is already closed")
+            raise LeagueError("round {number} of '{league}' is already closed", number=r.number, league=lg.name)
         return report
 
     async def _finish_tables(self, lg: LeagueRow, number: int, actor_id: int | None) -> None:
@@ -781,32 +841,26 @@ class LeagueService:
             if e.table_id is None:
                 seated = [members.get(p or "", p or "") for p in e.seats]
                 if e.kind == "bye":
-                    out.append(TableReport("Bye", None, seated))
+                    out.append(TableReport("bye", None, seated))
                     continue
                 in_person += 1
                 got = await self.repo.get_game(e.game_id) if e.game_id is not None else None
-                person = TableReport(f"Table {in_person} (in person)", None, seated)
+                person = TableReport("in_person", None, seated, number=in_person)
                 if got is not None and got.status == "ok":
                     person.results = [(p.name, p.points, p.result) for p in sorted(got.players, key=lambda p: p.place)]
                 out.append(person)
                 continue
             row = await self.repo.get_table(e.table_id)
             names = [s.name for s in row.seats] if row else []
-            rep = TableReport(f"Table #{e.table_id}", e.table_id, names)
-            subs = await sql.substitutions(self.repo.db, e.table_id)
-            notes = []
-            for s in subs:
-                by = "an AI" if s.new_player.startswith("ai:") else next((x.name for x in (row.seats if row else []) if x.seat == s.seat), "a substitute")
-                if s.misses >= lg.misses:
-                    notes.append(f"{s.old_name} was replaced by {by} after {s.misses} missed turn{'s' if s.misses != 1 else ''}")
-                else:
-                    notes.append(f"{by} played {s.old_name}'s seat to the end")
-            rep.note = "; ".join(notes)
+            rep = TableReport("table", e.table_id, names)
+            for s in await sql.substitutions(self.repo.db, e.table_id):
+                by = None if s.new_player.startswith("ai:") else next((x.name for x in (row.seats if row else []) if x.seat == s.seat), "")
+                rep.subs.append(Substitution(s.old_name, by, s.misses, s.misses >= lg.misses))
             g = await self.repo.get_game(e.game_id) if e.game_id is not None else None
             if g is not None:
                 rep.results = [(p.name, p.points, p.result) for p in sorted(g.players, key=lambda p: p.place)]
             elif row is not None and row.status == "abandoned":
-                rep.note = "void" + (f"; {rep.note}" if rep.note else "")
+                rep.void = True
             out.append(rep)
         return out
 

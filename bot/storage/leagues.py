@@ -22,6 +22,7 @@ from typing import Any
 import aiosqlite
 
 from bot.errors import UserError
+from bot.i18n import Lang, t
 from bot.storage.repository import (
     CorruptRow,
     Rule,
@@ -219,8 +220,8 @@ class DamagedLeagueRow(CorruptRow, UserError):
     """A league row a reader cannot use: named to the user in one sentence (the command that read
     it is refused; the other leagues and the bot carry on)."""
 
-    def sentence(self) -> str:
-        return f"This league's stored data is damaged ({self}), so I cannot do that: python -m bot db check lists the damage."
+    def sentence(self, lang: Lang = "en") -> str:
+        return t(lang, "This league's stored data is damaged ({why}), so I cannot do that: python -m bot db check lists the damage.", why=str(self))
 
 
 def _checked_row(table: str, key: str, r: Any, rules: dict[str, Rule]) -> None:
