@@ -8,13 +8,15 @@ its own hand, every river (called tiles included), every meld, the set-aside kit
 the revealed dora indicators and an open riichi's shown hand. Another seat's concealed tiles are
 never read, so the line tells a player nothing they could not count from the table.
 
-Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O).
+Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O); the line's words from the
+message catalogs (:mod:`bot.i18n`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from bot.i18n import DEFAULT, Lang, t
 from engine.table.game import Game, Phase
 from engine.tiles import kind_of
 
@@ -41,9 +43,9 @@ def unseen(g: Game, seat: int) -> Counter[int]:
     return total
 
 
-def waits_line(g: Game, seat: int) -> str | None:
+def waits_line(g: Game, seat: int, lang: Lang = DEFAULT) -> str | None:
     """``Waiting on 3m (2 left), 6m (none left)`` when the seat's hand is tenpai between its turns
-    (the hand without a tile to discard), else None."""
+    (the hand without a tile to discard), else None; in ``lang``."""
     st = g.seats[seat]
     if g.over or not st.waits or sum(st.counts) % 3 != 1:
         return None
@@ -53,5 +55,6 @@ def waits_line(g: Game, seat: int) -> str | None:
     parts = []
     for k in sorted(set(st.waits)):
         n = max(0, left[k])
-        parts.append(f"{kind_label(k)} ({n} left)" if n else f"{kind_label(k)} (none left)")
-    return "Waiting on " + ", ".join(parts)
+        tile = kind_label(k, lang)
+        parts.append(t(lang, "{tile} ({n} left)", tile=tile, n=n) if n else t(lang, "{tile} (none left)", tile=tile))
+    return t(lang, "Waiting on {waits}", waits=", ".join(parts))
