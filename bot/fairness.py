@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+from bot import i18n
+from bot.i18n import DEFAULT, Lang
 from bot.storage.repository import Repository, TableRow
 from bot.tables import Table, table_ruleset
 from engine.logs.export import dumps_mjai, to_jantaku, to_tenhou6
@@ -54,21 +56,27 @@ def _over(t: Table) -> bool:
     return t.row.status == "finished" and t.game is not None and t.game.over
 
 
-def reveal_text(t: Table) -> str:
+def reveal_text(t: Table, lang: Lang = DEFAULT) -> str:
     """The final standings' line: the seed, now that the game is over ('' while it runs)."""
     if not _over(t):
         return ""
-    return (
-        f"Seed `{t.row.seed}` (commitment `{table_commitment(t.row)}`): `/table verify {t.id}` or "
-        f"`python -m engine verify` on the `/table export` file checks the walls and every hand."
+    return i18n.t(
+        lang,
+        "Seed `{seed}` (commitment `{commitment}`): `/table verify {table}` or "
+        "`python -m engine verify` on the `/table export` file checks the walls and every hand.",
+        seed=t.row.seed,
+        commitment=table_commitment(t.row),
+        table=t.id,
     )
 
 
-def status_line(t: Table) -> str:
+def status_line(t: Table, lang: Lang = DEFAULT) -> str:
     """``/table status``'s fairness line: the commitment while the game runs, the seed after."""
     if t.game is None:
         return ""
-    return reveal_text(t) if _over(t) else f"Commitment `{table_commitment(t.row)}` (the seed is revealed when the game ends)"
+    if _over(t):
+        return reveal_text(t, lang)
+    return i18n.t(lang, "Commitment `{commitment}` (the seed is revealed when the game ends)", commitment=table_commitment(t.row))
 
 
 def _export(game: Game, names: list[str], commit: str, table_id: int) -> list[tuple[str, bytes]]:

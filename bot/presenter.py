@@ -76,7 +76,7 @@ _SIMPLE_LABELS = {A.TSUMO: N_("Tsumo!"), A.RON: N_("Ron!"), A.KYUUSHU: N_("Nine 
 
 
 #: the words bot.render.variants takes from the rulesets (riichi_word, pass_word, score_unit):
-#: English data, shown through the catalog in another language (see :func:`_word`)
+#: English data, shown through the catalog in another language (see :func:`ruleset_word`)
 RULESET_WORDS = (N_("Riichi"), N_("Declare ready"), N_("Pass"), N_("Draw"), N_("Pass it on"), N_("points"), N_("chips"))
 
 
@@ -241,7 +241,7 @@ def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT
     else:
         waiting = [t.seats[s].name for s in g.to_act()]
         lines.append(i18n.t(lang, "Waiting for: {names}", names=", ".join(waiting)) + clock_text(t, lang))
-    lines.append(fairness.status_line(t))  # the commitment; the seed once the game is over
+    lines.append(fairness.status_line(t, lang))  # the commitment; the seed once the game is over
     return "\n".join(lines)
 
 
@@ -315,7 +315,7 @@ def final_text(t: Table, lang: Lang = DEFAULT) -> str:
         for i, s in enumerate(g.ranking())
     ]
     head = i18n.t(lang, "**Table #{table} final standings**", table=t.id)
-    return head + "\n" + "\n".join(rows) + "\n" + fairness.reveal_text(t)
+    return head + "\n" + "\n".join(rows) + "\n" + fairness.reveal_text(t, lang)
 
 
 @dataclass(frozen=True, slots=True)

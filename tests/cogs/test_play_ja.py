@@ -88,6 +88,7 @@ def test_a_ja_player_reads_japanese_and_an_en_player_english_at_one_table(tmp_pa
             assert head == "**卓 #1** · riichi · ライブ"
             assert all(m.content.startswith(head) for m in table_msgs)
             assert "山 " in table_msgs[0].content and "供託 " in table_msgs[0].content
+            assert "コミットメント `" in table_msgs[0].content  # the fairness line too
             assert set(_labels([table_msgs[-1]])) == {i18n.t("ja", "Show my hand")} == {"手牌を見る"}
 
             # alice (ja): her hand messages and their buttons in Japanese
