@@ -79,7 +79,9 @@ def test_a_ja_player_reads_japanese_and_an_en_player_english_at_one_table(tmp_pa
             t = c.bot.service.tables[1]
             g = t.game
             assert g is not None
-            seat = {who: t.seat_of(c.users[who].id) for who in ("alice", "bob")}
+            seated = {who: t.seat_of(c.users[who].id) for who in ("alice", "bob")}
+            seat = {who: s for who, s in seated.items() if s is not None}
+            assert len(seat) == 2, seated
 
             # the table message in the channel: the club's language, its button too
             table_msgs = [m for m in c.server.messages(c.channel_id) if "mjh:1" in m.custom_ids()]
@@ -153,7 +155,7 @@ def test_tsumo_riichi_and_discard_buttons_in_the_players_language() -> None:
     t = _table(g)
 
     def labels(lang: i18n.Lang) -> list[str]:
-        return [str(getattr(b, "item", b).label) for b in hand_view(t, 0, lang).children]
+        return [str(getattr(getattr(b, "item", b), "label", "")) for b in hand_view(t, 0, lang).children]
 
     ja, en = labels("ja"), labels("en")
     assert "ツモ！" in ja and i18n.t("ja", "Tsumo!") == "ツモ！"
