@@ -37,7 +37,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import fairness
+from bot import fairness, i18n
+from bot.i18n import DEFAULT, N_, Lang, lang_of
 from bot.render import variants as vr
 from bot.render.names import kind_label, tile_name
 from bot.render.pictures import (
@@ -53,6 +54,7 @@ from bot.tables import Table, TableService, Update
 from engine.notation import MeldType
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, WinResult
+from engine.tiles import HONOR_BASE
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
@@ -65,45 +67,72 @@ ROUND = ("East", "South", "West", "North")
 _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", MeldType.ANKAN: "ankan", MeldType.KAKAN: "kakan"}
 
 
-def tile_label(code: int) -> str:
+def tile_label(code: int, lang: Lang = DEFAULT) -> str:
     """A tile as buttons and texts name it: the same name the pictures show (:mod:`bot.render.names`)."""
-    return tile_name(code)
+    return tile_name(code, lang)
 
 
-def action_label(a: Action, g: Game | None = None, names: Sequence[str] = ()) -> str:
+_SIMPLE_LABELS = {A.TSUMO: N_("Tsumo!"), A.RON: N_("Ron!"), A.KYUUSHU: N_("Nine terminals")}
+
+
+#: the words bot.render.variants takes from the rulesets (riichi_word, pass_word, score_unit):
+#: English data, shown through the catalog in another language (see :func:`ruleset_word`)
+RULESET_WORDS = (N_("Riichi"), N_("Declare ready"), N_("Pass"), N_("Draw"), N_("Pass it on"), N_("points"), N_("chips"))
+
+
+def ruleset_word(lang: Lang, english: str) -> str:
+    """A word the ruleset names (``riichi_word``, ``pass_word``: English data from bot.render.variants),
+    through the catalog when it has it."""
+    return english if lang == DEFAULT else i18n.t(lang, english)
+
+
+def action_label(a: Action, g: Game | None = None, names: Sequence[str] = (), lang: Lang = DEFAULT) -> str:
     """A button's label for any action. With the game (and the seats' names), in the ruleset's
     words: taiwan16's "Declare ready", seigou's "Draw" and whose discard a claim takes (SG-1),
     shoukou's transformation (SK-D6), chinitsu_toutenkou's nuki (CT-D1)."""
     t = a.type
+
+    def tl(code: int) -> str:
+        return tile_label(code, lang)
+
     if t is A.DISCARD:
-        return tile_label(a.tile)
+        return tl(a.tile)
     if t is A.RIICHI:
-        word = vr.declare_word(g) if g is not None else "Riichi"
-        return f"{word} {tile_label(a.tile)}" if a.tile >= 0 else f"{word} on the dealt hand"  # taiwan16 T-19
+        word = ruleset_word(lang, vr.declare_word(g)) if g is not None else i18n.t(lang, "Riichi")
+        if a.tile >= 0:
+            return i18n.t(lang, "{word} {tile}", word=word, tile=tl(a.tile))
+        return i18n.t(lang, "{word} on the dealt hand", word=word)  # taiwan16 T-19
     if t is A.OPEN_RIICHI:
-        return f"Open riichi {tile_label(a.tile)}"
+        return i18n.t(lang, "Open riichi {tile}", tile=tl(a.tile))
     if t is A.KITA:
-        return f"Nuki {kind_label(a.tile)}" if vr.is_nuki(a) else "Kita"
+        return i18n.t(lang, "Nuki {tile}", tile=kind_label(a.tile, lang)) if vr.is_nuki(a) else i18n.t(lang, "Kita")
     if t is A.PASS:
-        return vr.pass_word(g) if g is not None else "Pass"
+        return ruleset_word(lang, vr.pass_word(g)) if g is not None else i18n.t(lang, "Pass")
     if t is A.DRAW:
-        return "Take the last tile"  # taiwan16 TW-11 haitei_pass
-    if t in (A.CHI, A.PON):
-        label = f"{'Chi' if t is A.CHI else 'Pon'} {' '.join(tile_label(c) for c in a.tiles)}"
+        return i18n.t(lang, "Take the last tile")  # taiwan16 TW-11 haitei_pass
+    tiles = " ".join(tl(c) for c in a.tiles)
+    if t is A.CHI:
+        label = i18n.t(lang, "Chi {tiles}", tiles=tiles)
+    elif t is A.PON:
+        label = i18n.t(lang, "Pon {tiles}", tiles=tiles)
     elif t is A.DAIMINKAN:
-        label = "Kan"
+        label = i18n.t(lang, "Kan")
     elif t is A.ANKAN:
-        label = f"Kan {kind_label(a.tile)}"
+        label = i18n.t(lang, "Kan {tile}", tile=kind_label(a.tile, lang))
     elif t is A.KAKAN:
-        label = f"Add kan {kind_label(a.tile)}"
+        label = i18n.t(lang, "Add kan {tile}", tile=kind_label(a.tile, lang))
     else:
-        return {A.TSUMO: "Tsumo!", A.RON: "Ron!", A.KYUUSHU: "Nine terminals"}.get(t, t.name.replace("_", " ").capitalize())
+        simple = _SIMPLE_LABELS.get(t)
+        return i18n.t(lang, simple) if simple else t.name.replace("_", " ").capitalize()
     if a.shift:
-        label += f" ({tile_label(a.shift[0])} as {kind_label(a.shift[1])})"
+        label += i18n.t(lang, " ({tile} as {kind})", tile=tl(a.shift[0]), kind=kind_label(a.shift[1], lang))
     if a.src >= 0:
-        who = names[a.src] if a.src < len(names) else f"seat {a.src}"
+        who = names[a.src] if a.src < len(names) else i18n.t(lang, "seat {seat}", seat=a.src)
         river = g.seats[a.src].river if g is not None else []
-        label += f" · {who}'s {tile_label(g.code(river[-1])) if g is not None and river else 'discard'}"
+        if g is not None and river:
+            label += i18n.t(lang, " · {who}'s {tile}", who=who, tile=tl(g.code(river[-1])))
+        else:
+            label += i18n.t(lang, " · {who}'s discard", who=who)
     return label[:80]
 
 
@@ -111,9 +140,10 @@ def round_text(g: Game) -> str:
     return vr.round_text(g)
 
 
-def table_view(t: Table, bottom: int = 0) -> TableView:
+def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
     """What the table picture shows: public information only (rivers, melds, scores, the revealed
-    indicators, the wall's count), seat ``bottom`` drawn at the bottom (0: the shared picture)."""
+    indicators, the wall's count), seat ``bottom`` drawn at the bottom (0: the shared picture);
+    its words (title, notes, clock) in ``lang``."""
     g = t.game
     assert g is not None
     seats = []
@@ -121,7 +151,7 @@ def table_view(t: Table, bottom: int = 0) -> TableView:
     for s, st in enumerate(g.seats):
         melds = [vr.meld_of(g, m) for m in st.melds] + vr.seat_extras(g, s)
         discards, sideways, called = vr.river(g, s)
-        note = ", ".join(x for x in ("AI" if t.seats[s].ai else "", "ready" if declared and st.riichi else "") if x)
+        note = ", ".join(x for x in ("AI" if t.seats[s].ai else "", i18n.t(lang, "ready") if declared and st.riichi else "") if x)
         seats.append(
             SeatView(
                 name=t.seats[s].name,
@@ -137,7 +167,7 @@ def table_view(t: Table, bottom: int = 0) -> TableView:
         )
     turn = g.current if g.phase in (Phase.TURN, Phase.CLAIM) and not g.over else None
     return TableView(
-        title=f"Table #{t.id} · {t.row.ruleset}",
+        title=i18n.t(lang, "Table #{table} · {ruleset}", table=t.id, ruleset=t.row.ruleset),
         round_text=round_text(g),
         seats=seats,
         dora_indicators=[g.code(x) for x in g.dora_indicators()],
@@ -145,25 +175,30 @@ def table_view(t: Table, bottom: int = 0) -> TableView:
         wall_left=g.live_left,
         turn=turn,
         last_discard=g.last_discarder if g.last_discarder >= 0 else None,
-        clock=(f"{t.row.turn_seconds}s per turn" if t.row.mode == "live" else f"{t.row.async_hours}h per turn"),
+        clock=(
+            i18n.t(lang, "{seconds}s per turn", seconds=t.row.turn_seconds)
+            if t.row.mode == "live"
+            else i18n.t(lang, "{hours}h per turn", hours=t.row.async_hours)
+        ),
         dora_slots=5 if g.deal.dora else 0,
         footer=vr.table_footer(g, [s.name for s in t.seats]),
         bottom=bottom,
     )
 
 
-def describe(g: Game, t: Table, a: Action) -> str:
+def describe(g: Game, t: Table, a: Action, lang: Lang = DEFAULT) -> str:
     who = t.seats[a.seat].name
     if a.type is A.DISCARD:
-        return f"{who} discarded {tile_label(a.tile)}"
+        return i18n.t(lang, "{who} discarded {tile}", who=who, tile=tile_label(a.tile, lang))
     if a.type is A.RIICHI:
-        what = "declared ready" if vr.declares_ready(g) else "declared riichi"
-        return f"{who} {what}, discarding {tile_label(a.tile)}"
+        if vr.declares_ready(g):
+            return i18n.t(lang, "{who} declared ready, discarding {tile}", who=who, tile=tile_label(a.tile, lang))
+        return i18n.t(lang, "{who} declared riichi, discarding {tile}", who=who, tile=tile_label(a.tile, lang))
     if a.type is A.OPEN_RIICHI:
-        return f"{who} declared open riichi, discarding {tile_label(a.tile)}"
+        return i18n.t(lang, "{who} declared open riichi, discarding {tile}", who=who, tile=tile_label(a.tile, lang))
     if a.type is A.PASS:
-        return f"{who} passed"
-    return f"{who}: {action_label(a, None, [s.name for s in t.seats])}"
+        return i18n.t(lang, "{who} passed", who=who)
+    return i18n.t(lang, "{who}: {action}", who=who, action=action_label(a, None, [s.name for s in t.seats], lang))
 
 
 def rules_name(row: Any, *, markdown: bool = True) -> str:
@@ -176,79 +211,111 @@ def rules_name(row: Any, *, markdown: bool = True) -> str:
     return f"{discord.utils.escape_markdown(house) if markdown else house}: {row.ruleset}"
 
 
-def status_text(t: Table, last: list[Action] | None = None) -> str:
+def _mode(lang: Lang, mode: str) -> str:
+    return {"live": i18n.t(lang, "live"), "async": i18n.t(lang, "async")}.get(mode, mode)
+
+
+def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT) -> str:
     g = t.game
-    head = f"**Table #{t.id}** · {rules_name(t.row)} · {t.row.mode}"
+    head = i18n.t(lang, "**Table #{table}** · {rules} · {mode}", table=t.id, rules=rules_name(t.row), mode=_mode(lang, t.row.mode))
     if g is None:
-        names = ", ".join(s.name for s in t.seats) or "nobody yet"
-        return f"{head} · waiting for players ({len(t.seats)} seated: {names}). `/table join {t.id}` to sit down."
-    lines = [f"{head} · {round_text(g)} · wall {g.live_left} · sticks {g.sticks}"]
-    lines.append(" · ".join(f"{WINDS[vr.seat_wind(g, s)]} {t.seats[s].name} {g.scores[s]}" for s in range(g.players)))
+        names = ", ".join(s.name for s in t.seats) or i18n.t(lang, "nobody yet")
+        return i18n.t(
+            lang,
+            "{head} · waiting for players ({seated} seated: {names}). `/table join {table}` to sit down.",
+            head=head,
+            seated=len(t.seats),
+            names=names,
+            table=t.id,
+        )
+    lines = [
+        i18n.t(lang, "{head} · {round} · wall {wall} · sticks {sticks}", head=head, round=round_text(g), wall=g.live_left, sticks=g.sticks)
+    ]
+    lines.append(" · ".join(f"{_wind(lang, vr.seat_wind(g, s))} {t.seats[s].name} {g.scores[s]}" for s in range(g.players)))
     if last:
-        shown = [describe(g, t, a) for a in last if a.type is not A.PASS][-4:]
+        shown = [describe(g, t, a, lang) for a in last if a.type is not A.PASS][-4:]
         if shown:
-            lines.append("Last: " + "; ".join(shown))
+            lines.append(i18n.t(lang, "Last: {moves}", moves="; ".join(shown)))
     if g.over:
-        lines.append("Game over.")
+        lines.append(i18n.t(lang, "Game over."))
     else:
         waiting = [t.seats[s].name for s in g.to_act()]
-        lines.append("Waiting for: " + ", ".join(waiting) + clock_text(t))
-    lines.append(fairness.status_line(t))  # the commitment; the seed once the game is over
+        lines.append(i18n.t(lang, "Waiting for: {names}", names=", ".join(waiting)) + clock_text(t, lang))
+    lines.append(fairness.status_line(t, lang))  # the commitment; the seed once the game is over
     return "\n".join(lines)
 
 
-def clock_text(t: Table) -> str:
+def _wind(lang: Lang, wind: int) -> str:
+    """A seat wind as the status lines write it: ``E`` (東 in Japanese, the tile's name)."""
+    return WINDS[wind] if lang == DEFAULT else kind_label(HONOR_BASE + wind, lang)
+
+
+def clock_text(t: Table, lang: Lang = DEFAULT) -> str:
     """The clock of the pending human decision: a Discord relative timestamp for the deadline."""
     if not t.humans_to_act() or not t.prompt_at:
         return ""
     if t.row.mode == "async":
         deadline = t.prompt_at + t.row.async_hours * 3600
-        return f" · deadline <t:{int(deadline)}:R>"
+        return i18n.t(lang, " · deadline <t:{deadline}:R>", deadline=int(deadline))
     bank = min((t.seats[s].bank_left or 0.0) for s in t.humans_to_act())
-    return f" · {t.row.turn_seconds}s + {int(bank)}s bank (<t:{int(t.prompt_at + t.row.turn_seconds + bank)}:R>)"
+    return i18n.t(
+        lang,
+        " · {seconds}s + {bank}s bank (<t:{deadline}:R>)",
+        seconds=t.row.turn_seconds,
+        bank=int(bank),
+        deadline=int(t.prompt_at + t.row.turn_seconds + bank),
+    )
 
 
-def result_text(t: Table, idx: int) -> tuple[str, list[WinResult]]:
+#: how a hand without a winner ended (``HandResult.kind``)
+DRAW_KINDS = {
+    "exhaustive": N_("Exhaustive draw"),
+    "nagashi_mangan": N_("Nagashi mangan"),
+    "kyuushu_kyuuhai": N_("Abortive draw: nine terminals"),
+    "suufon_renda": N_("Abortive draw: four winds"),
+    "suucha_riichi": N_("Abortive draw: four riichi"),
+    "suukaikan": N_("Abortive draw: four kans"),
+    "sanchahou": N_("Abortive draw: triple ron"),
+}
+
+
+def result_text(t: Table, idx: int, lang: Lang = DEFAULT) -> tuple[str, list[WinResult]]:
     g = t.game
     assert g is not None
     r = g.results[idx]
     name = t.seats
     label = vr.result_label(g, idx)
     if not r.wins:
-        kinds = {
-            "exhaustive": "Exhaustive draw",
-            "nagashi_mangan": "Nagashi mangan",
-            "kyuushu_kyuuhai": "Abortive draw: nine terminals",
-            "suufon_renda": "Abortive draw: four winds",
-            "suucha_riichi": "Abortive draw: four riichi",
-            "suukaikan": "Abortive draw: four kans",
-            "sanchahou": "Abortive draw: triple ron",
-        }
-        text = f"**{label}: {kinds.get(r.kind, r.kind)}**"
+        kind = DRAW_KINDS.get(r.kind)
+        text = i18n.t(lang, "**{hand}: {result}**", hand=label, result=i18n.t(lang, kind) if kind else r.kind)
         if r.tenpai:
-            text += " — tenpai: " + ", ".join(name[s].name for s in r.tenpai)
+            text += i18n.t(lang, " — tenpai: {names}", names=", ".join(name[s].name for s in r.tenpai))
     else:
         parts = []
         for w in r.wins:
             sc = w.score
-            how = "tsumo" if w.seat == w.from_seat else f"ron from {name[w.from_seat].name}"
-            parts.append(f"**{name[w.seat].name} wins by {how}**: {vr.win_summary(g, sc)}")
+            if w.seat == w.from_seat:
+                head = i18n.t(lang, "**{winner} wins by tsumo**", winner=name[w.seat].name)
+            else:
+                head = i18n.t(lang, "**{winner} wins by ron from {loser}**", winner=name[w.seat].name, loser=name[w.from_seat].name)
+            parts.append(f"{head}: {vr.win_summary(g, sc)}")
         text = f"**{label}** " + "\n".join(parts)
     deltas = ", ".join(f"{name[s].name} {d:+,d}" for s, d in enumerate(r.deltas) if d)
     if deltas:
-        text += f"\nPayments: {deltas}"
+        text += "\n" + i18n.t(lang, "Payments: {deltas}", deltas=deltas)
     return text, list(r.wins)
 
 
-def final_text(t: Table) -> str:
+def final_text(t: Table, lang: Lang = DEFAULT) -> str:
     g = t.game
     assert g is not None
     unit = vr.final_unit(g)  # taiwan16 / chinitsu_toutenkou: no uma, the score is the result
     rows = [
-        f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} {unit}" if unit else f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} ({g.final_results[s]:+.1f})"
+        f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} {ruleset_word(lang, unit)}" if unit else f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} ({g.final_results[s]:+.1f})"
         for i, s in enumerate(g.ranking())
     ]
-    return f"**Table #{t.id} final standings**\n" + "\n".join(rows) + "\n" + fairness.reveal_text(t)
+    head = i18n.t(lang, "**Table #{table} final standings**", table=t.id)
+    return head + "\n" + "\n".join(rows) + "\n" + fairness.reveal_text(t, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,7 +627,7 @@ ANSWER_WITHIN = 2.0
 TABLE_MESSAGE_AGE = 50 * 60.0
 #: seconds a click's callback waits for the presenter to answer it before it answers on its own
 CLAIM_PATIENCE = 20.0
-NEXT_MOVE = "Your next move is in the newest message below."
+NEXT_MOVE = N_("Your next move is in the newest message below.")
 #: tries to send a hand that failed (each with the newest state), 1 s, 2 s, 4 s apart
 HAND_TRIES = 4
 
@@ -664,7 +731,9 @@ class _TablePicture:
     task: asyncio.Task[None] | None = None
 
 
-def _ordinal(n: int) -> str:
+def _ordinal(n: int, lang: Lang = DEFAULT) -> str:
+    if lang != DEFAULT:
+        return i18n.t(lang, "place {n}", n=n)  # 1着
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
@@ -719,6 +788,17 @@ class Presenter:
         for task in list(self._tasks):
             task.cancel()
         self.renderer.close()
+
+    async def club_lang(self, t: Table) -> Lang:
+        """The language of what the table's channel shows (the club's; :class:`bot.locales.Locales`
+        keeps it after its first read, so an update costs no storage read)."""
+        locales = getattr(self.bot, "locales", None)
+        return DEFAULT if locales is None else await locales.of_club(t.row.guild_id)
+
+    def seat_lang(self, t: Table, seat: int) -> Lang:
+        """The language of a player's own hand message: the locale they last used."""
+        locales = getattr(self.bot, "locales", None)
+        return DEFAULT if locales is None else locales.of_user(t.seats[seat].user_id)
 
     async def channel(self, t: Table) -> Any:
         cid = t.row.thread_id or t.row.channel_id
@@ -902,12 +982,13 @@ class Presenter:
     async def _edit_table(self, t: Table, p: _TablePicture, last: list[Action] | None = None) -> None:
         ch = await self.channel(t)
         g = t.game
-        text = status_text(t, last)
+        lang = await self.club_lang(t)
+        text = status_text(t, last, lang)
         files = []
         if g is not None:
-            png = await self._png("table", 1.0, table_view(t), style=self.tile_style(t))  # hands that come within a second go first
+            png = await self._png("table", 1.0, table_view(t, lang=lang), style=self.tile_style(t))  # hands that come within a second go first
             files = [discord.File(io.BytesIO(png), filename="table.png")]
-        view = self.view_factory("table", t) if g is not None and not g.over else None
+        view = self.view_factory("table", t, lang=lang) if g is not None and not g.over else None
         hand = g.hand_index if g is not None else -1
         # a new hand gets a new table message (the old one stays as that hand's history), and so
         # does a message about to be an hour old: Discord limits the edits of those (30046)
@@ -931,7 +1012,7 @@ class Presenter:
         (:func:`bot.render.variants.result_view`)."""
         g = t.game
         assert g is not None
-        text, _ = result_text(t, idx)
+        text, _ = result_text(t, idx, await self.club_lang(t))
         files = []
         view = vr.result_view(g, idx, [s.name for s in t.seats])
         if view is not None and view.wins:
@@ -944,18 +1025,25 @@ class Presenter:
         assert g is not None
         rows = [(t.seats[s].name, g.final_scores[s], g.final_results[s]) for s in g.ranking()]
         png = await self.renderer.png("final", rows)
-        await ch.send(content=final_text(t), files=[discord.File(io.BytesIO(png), filename="final.png")], nonce=f"jf{t.id}")
+        await ch.send(content=final_text(t, await self.club_lang(t)), files=[discord.File(io.BytesIO(png), filename="final.png")], nonce=f"jf{t.id}")
 
     # -- private hands -------------------------------------------------------------------------
 
-    def hand_args(self, t: Table, seat: int) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        """The arguments of ``render_hand`` for this seat's hand picture."""
+    def hand_args(self, t: Table, seat: int, lang: Lang = DEFAULT) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """The arguments of ``render_hand`` for this seat's hand picture (its title in ``lang``)."""
         g = t.game
         assert g is not None
         tiles, drawn = vr.hand_tiles(g, seat)  # the order the discard buttons follow
         melds = [vr.meld_of(g, m) for m in g.seats[seat].melds] + vr.hand_extras(g, seat)
-        wind = WINDS[vr.seat_wind(g, seat)]
-        title = f"Table #{t.id} · {round_text(g)} · you are {wind} · {g.scores[seat]} {vr.score_unit(g)}"
+        title = i18n.t(
+            lang,
+            "Table #{table} · {round} · you are {wind} · {score} {unit}",
+            table=t.id,
+            round=round_text(g),
+            wind=_wind(lang, vr.seat_wind(g, seat)),
+            score=g.scores[seat],
+            unit=ruleset_word(lang, vr.score_unit(g)),
+        )
         return (tiles, melds, drawn), {"title": title}
 
     def tile_style(self, t: Table, seat: int | None = None) -> str | None:
@@ -966,51 +1054,67 @@ class Presenter:
             return None
         return prefs.club(t.row.guild_id) if seat is None else prefs.player(t.row.guild_id, t.seats[seat].user_id)
 
-    def seat_picture(self, t: Table, seat: int) -> Awaitable[bytes]:
+    def seat_picture(self, t: Table, seat: int, lang: Lang = DEFAULT) -> Awaitable[bytes]:
         """The "Show my hand" picture, for that player only: the table drawn from their seat (at
         the bottom) with their own hand under it, as the game is now; drawn by the render worker,
         as every hand is (await it)."""
-        args, kwargs = self.hand_args(t, seat)
-        return self._png("seat", 0.0, table_view(t, bottom=seat), *args, style=self.tile_style(t, seat), **kwargs)
+        args, kwargs = self.hand_args(t, seat, lang)
+        return self._png("seat", 0.0, table_view(t, bottom=seat, lang=lang), *args, style=self.tile_style(t, seat), **kwargs)
 
-    def table_picture(self, t: Table, seat: int | None) -> Awaitable[bytes]:
+    def table_picture(self, t: Table, seat: int | None, lang: Lang = DEFAULT) -> Awaitable[bytes]:
         """The public table picture as the game is now, drawn from ``seat`` (at the bottom); for a
         spectator (None) in the shared picture's orientation. Someone waits for it: it goes with
         the hands (await it)."""
-        return self._png("table", 0.0, table_view(t, bottom=seat or 0), style=self.tile_style(t))
+        return self._png("table", 0.0, table_view(t, bottom=seat or 0, lang=lang), style=self.tile_style(t))
 
-    def hand_text(self, t: Table, seat: int, *, buttons: bool = True, notes: Sequence[str] = ()) -> str:
-        """The text of a hand message; ``buttons=False`` for a message whose buttons are elsewhere
-        (the player's next move came as a new message); ``notes`` go first (what the clock did)."""
+    def hand_text(self, t: Table, seat: int, *, buttons: bool = True, notes: Sequence[str] = (), lang: Lang = DEFAULT) -> str:
+        """The text of a hand message, in ``lang``; ``buttons=False`` for a message whose buttons
+        are elsewhere (the player's next move came as a new message); ``notes`` go first (what the
+        clock did)."""
         g = t.game
         assert g is not None
         st = g.seats[seat]
-        lines = [*notes, f"Your hand ({t.seats[seat].name}, {WINDS[vr.seat_wind(g, seat)]})", status_text(t)]
-        lines += self._news(t, seat)
-        waits = waits_line(g, seat) if t.seats[seat].show_waits else None
+        you = i18n.t(lang, "Your hand ({name}, {wind})", name=t.seats[seat].name, wind=_wind(lang, vr.seat_wind(g, seat)))
+        lines = [*notes, you, status_text(t, None, lang)]
+        lines += Presenter._news(self, t, seat, lang)  # (the class's: tests call hand_text on a stand-in)
+        waits = waits_line(g, seat, lang) if t.seats[seat].show_waits else None
         if seat in g.to_act() and not g.over and not buttons:
-            lines.append(NEXT_MOVE)
+            lines.append(i18n.t(lang, NEXT_MOVE))
             lines += [waits] if waits else []
         elif seat in g.to_act() and not g.over:
             names = [s.name for s in t.seats]
             if g.phase is Phase.TURN:
-                lines.append("**Your turn.** Pick a tile to discard or an action.")
+                lines.append(i18n.t(lang, "**Your turn.** Pick a tile to discard or an action."))
             elif g.phase is Phase.CLAIM:
                 lines.append(vr.claim_text(g, seat, names))
             elif g.phase is Phase.CHANKAN:
-                lines.append(f"**{names[g.current]} sets aside {tile_label(g.code(g.kakan_tile))}.** Rob it (ron) or pass.")
+                lines.append(
+                    i18n.t(
+                        lang,
+                        "**{who} sets aside {tile}.** Rob it (ron) or pass.",
+                        who=names[g.current],
+                        tile=tile_label(g.code(g.kakan_tile), lang),
+                    )
+                )
             else:
-                lines.append(f"**{t.seats[g.last_discarder].name} discarded {tile_label(g.code(g.last_discard))}.** Call it or pass.")
+                lines.append(
+                    i18n.t(
+                        lang,
+                        "**{who} discarded {tile}.** Call it or pass.",
+                        who=t.seats[g.last_discarder].name,
+                        tile=tile_label(g.code(g.last_discard), lang),
+                    )
+                )
             lines += [waits] if waits else []
             lines += vr.warnings(g, seat, g.legal_actions(seat), names)  # lazy: listed only when needed
         elif waits:
             lines.append(waits)
         shown = vr.hand_extras(g, seat)
         if shown and st.kita:
-            lines.append(f"Set aside: {' '.join(tile_label(c) for c in shown[0][1])}")
+            lines.append(i18n.t(lang, "Set aside: {tiles}", tiles=" ".join(tile_label(c, lang) for c in shown[0][1])))
         return "\n".join(lines)[:2000]
 
-    def _news(self, t: Table, seat: int) -> list[str]:
+    def _news(self, t: Table, seat: int, lang: Lang = DEFAULT) -> list[str]:
         """What happened since this player's own last move: the others' moves, their own result
         when a hand ended, their place when the game ended. It depends on the game only (and on
         the results already told), so one state always reads the same."""
@@ -1019,37 +1123,60 @@ class Presenter:
         out = []
         last = next((i for i in range(len(g.actions) - 1, -1, -1) if g.actions[i].seat == seat), None)
         if last is not None and not g.over:
-            moves = [describe(g, t, a) for a in g.actions[last + 1 :] if a.type is not A.PASS and a.seat != seat]
+            moves = [describe(g, t, a, lang) for a in g.actions[last + 1 :] if a.type is not A.PASS and a.seat != seat]
             if moves:
-                out.append("Since your last move: " + "; ".join(moves[-8:]))
+                out.append(i18n.t(lang, "Since your last move: {moves}", moves="; ".join(moves[-8:])))
         for i in range(self._results_seen.get((t.id, seat), len(g.results)), len(g.results)):
             r = g.results[i]
             d = r.deltas[seat] if seat < len(r.deltas) else 0
             won = any(w.seat == seat for w in r.wins)
             dealt = any(w.from_seat == seat and w.seat != seat for w in r.wins)
-            what = "you won" if won else "you dealt in" if dealt else "the hand ended"
-            out.append(f"Hand over ({vr.result_label(g, i)}): {what}, {d:+d} {vr.score_unit(g)}.")
+            what = i18n.t(lang, "you won") if won else i18n.t(lang, "you dealt in") if dealt else i18n.t(lang, "the hand ended")
+            out.append(
+                i18n.t(
+                    lang,
+                    "Hand over ({hand}): {what}, {delta} {unit}.",
+                    hand=vr.result_label(g, i),
+                    what=what,
+                    delta=f"{d:+d}",
+                    unit=ruleset_word(lang, vr.score_unit(g)),
+                )
+            )
         if g.over and g.final_scores:
             place = g.ranking().index(seat) + 1
-            out.append(f"**Game over: you placed {_ordinal(place)} with {g.final_scores[seat]} {vr.final_unit(g) or vr.score_unit(g)}.**")
+            out.append(
+                i18n.t(
+                    lang,
+                    "**Game over: you placed {place} with {score} {unit}.**",
+                    place=_ordinal(place, lang),
+                    score=g.final_scores[seat],
+                    unit=ruleset_word(lang, vr.final_unit(g) or vr.score_unit(g)),
+                )
+            )
         return out
 
-    def hand_now(self, t: Table, seat: int, *, buttons: bool, notes: Sequence[str] = ()) -> HandState:
-        """The hand message's state at this moment, without its picture."""
+    def hand_now(self, t: Table, seat: int, *, buttons: bool, notes: Sequence[str] = (), lang: Lang | None = None) -> HandState:
+        """The hand message's state at this moment, without its picture, in ``lang`` (None: the
+        player's own, :meth:`seat_lang`)."""
         g = t.game
         assert g is not None
-        content = self.hand_text(t, seat, buttons=buttons, notes=notes)
+        lang = self.seat_lang(t, seat) if lang is None else lang
+        content = self.hand_text(t, seat, buttons=buttons, notes=notes, lang=lang)
         acting = not g.over and seat in g.to_act()
-        view = self.view_factory("hand", t, seat) if buttons and acting else None
+        view = self.view_factory("hand", t, seat, lang=lang) if buttons and acting else None
         sig = (tuple(sorted(g.seats[seat].tiles)), len(g.seats[seat].melds), g.hand_index)
         return HandState(content, None, view, sig, t.decision_serial() if acting else -1, g.hand_index)
 
-    async def hand_state(self, t: Table, seat: int, *, buttons: bool, picture: bool, notes: Sequence[str] = ()) -> HandState:
+    async def hand_state(
+        self, t: Table, seat: int, *, buttons: bool, picture: bool, notes: Sequence[str] = (), lang: Lang | None = None
+    ) -> HandState:
         """The hand message's state at this moment, its picture drawn (after the moment is taken:
-        the game may move on meanwhile, and the state says which moment it shows)."""
-        state = self.hand_now(t, seat, buttons=buttons, notes=notes)
+        the game may move on meanwhile, and the state says which moment it shows); in ``lang``
+        (None: the player's own)."""
+        lang = self.seat_lang(t, seat) if lang is None else lang
+        state = self.hand_now(t, seat, buttons=buttons, notes=notes, lang=lang)
         if picture:
-            args, kwargs = self.hand_args(t, seat)
+            args, kwargs = self.hand_args(t, seat, lang)
             state.png = await self._png("hand", 0.0, *args, style=self.tile_style(t, seat), **kwargs)
         return state
 
@@ -1157,7 +1284,7 @@ class Presenter:
 
     async def _answer_now(self, t: Table, seat: int, interaction: discord.Interaction, answer: ClickAnswer, message_id: int, ephemeral: bool) -> None:
         current = self._is_hand_message(t, seat, message_id, ephemeral)
-        state = await self.hand_state(t, seat, buttons=current, picture=current)
+        state = await self.hand_state(t, seat, buttons=current, picture=current, lang=lang_of(getattr(interaction, "locale", None)))
         await answer.show(state)
         if current:
             self._tokens[(t.id, seat)] = _Token(interaction, asyncio.get_running_loop().time(), message_id)
@@ -1201,7 +1328,8 @@ class Presenter:
         new_decision = acting and self._asked.get(key) != decision
         claim = self._claims.pop(key, None)
         expired = self._expired.pop(key, [])
-        notes = [f"⏰ Time ran out, so I played for you: {describe(g, t, a)}." for a in expired]
+        lang = self.seat_lang(t, s) if claim is None else lang_of(getattr(claim.answer.interaction, "locale", None))
+        notes = [i18n.t(lang, "⏰ Time ran out, so I played for you: {move}.", move=describe(g, t, a, lang)) for a in expired]
         # a table that pings: every new decision (and a move the clock made) is a new message; in
         # any table a new hand is (a message edited all game would pass an hour: 30046)
         new_hand = self._dealt.get(key, g.hand_index) != g.hand_index
@@ -1213,7 +1341,9 @@ class Presenter:
                 # new message (a table that pings) or it is an older message than the hand's own
                 current = self._is_hand_message(t, s, claim.message_id, claim.ephemeral)
                 same = current and not claim.ephemeral and self._sig.get(key) == sig
-                state = await self.hand_state(t, s, buttons=current and not notify, picture=current and not same, notes=() if notify else notes)
+                state = await self.hand_state(
+                    t, s, buttons=current and not notify, picture=current and not same, notes=() if notify else notes, lang=lang
+                )
                 try:
                     await claim.answer.show(state)
                 finally:
@@ -1240,7 +1370,11 @@ class Presenter:
                 await self.refresh_table(t)
             ch = await self.channel(t)
             await ch.send(
-                f"<@{seat.user_id}>, I cannot send you direct messages: use the **Show my hand** button on the table message."
+                i18n.t(
+                    self.seat_lang(t, s),
+                    "<@{user}>, I cannot send you direct messages: use the **Show my hand** button on the table message.",
+                    user=seat.user_id,
+                )
             )
         finally:
             if claim is not None and not claim.done.done():
@@ -1272,7 +1406,9 @@ class Presenter:
             ch = await self.channel(t)
             await self._pace_in(t)
             await ch.send(
-                f"<@{seat.user_id}>, your move at table #{t.id}: **Show my hand** on the table message.",
+                i18n.t(
+                    self.seat_lang(t, s), "<@{user}>, your move at table #{table}: **Show my hand** on the table message.", user=seat.user_id, table=t.id
+                ),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
             state = state or self.hand_now(t, s, buttons=True)  # pinged for this decision

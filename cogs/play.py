@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 from discord.ext import commands
 
-from bot.presenter import ClickAnswer, Presenter, action_label, tile_label
+from bot import i18n
+from bot.i18n import DEFAULT, Lang, lang_of
+from bot.presenter import ClickAnswer, Presenter, action_label, ruleset_word, tile_label
 from bot.render import variants as vr
 from bot.responses import in_time
 from bot.tables import Table, TableError
@@ -40,6 +42,17 @@ _STYLE = {
     A.PASS: discord.ButtonStyle.secondary,
     A.DISCARD: discord.ButtonStyle.secondary,
 }
+
+
+def _lang(interaction: discord.Interaction) -> Lang:
+    """The clicker's language: every answer to a click is theirs alone."""
+    return lang_of(getattr(interaction, "locale", None))  # (stand-ins in tests have none)
+
+
+def _refusal(interaction: discord.Interaction, e: Exception) -> str:
+    """A refusal in the clicker's language (an engine's own sentence stays as it is)."""
+    sentence = getattr(e, "sentence", None)
+    return sentence(_lang(interaction)) if callable(sentence) else str(e)
 
 
 async def _answer(interaction: discord.Interaction, text: str) -> None:
@@ -81,7 +94,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj
         try:
             await bot.service.act(self.table, interaction.user.id, self.act, self.serial)
         except TableError as e:
-            await bot.presenter.refused(self.table, interaction, answer, str(e), self.serial)
+            await bot.presenter.refused(self.table, interaction, answer, _refusal(interaction, e), self.serial)
             return
         await bot.presenter.answer_click(self.table, interaction, answer)
 
@@ -104,27 +117,31 @@ class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"m
         try:
             t = await bot.service.get(self.table)
         except TableError as e:
-            await _answer(interaction, str(e))
+            await _answer(interaction, _refusal(interaction, e))
             return
         if t.seat_of(interaction.user.id) != self.seat:
-            await _answer(interaction, "that is another player's hand")
+            await _answer(interaction, i18n.t(_lang(interaction), "that is another player's hand"))
             return
         g = t.game
         if g is None or t.decision_serial() != self.serial:
-            await _answer(interaction, "that turn has passed")
+            await _answer(interaction, i18n.t(_lang(interaction), "that turn has passed"))
             return
+        lang = _lang(interaction)
         legal = list(g.legal_actions(self.seat))
         options = vr.in_hand_order(g, self.seat, [a for a in legal if a.type is A.RIICHI and a.tile >= 0])
         options += vr.in_hand_order(g, self.seat, [a for a in legal if a.type is A.OPEN_RIICHI])
         view = discord.ui.View(timeout=None)
         for i, a in enumerate(options[:25]):
-            view.add_item(ActionButton(t.id, self.serial, a.text, label=action_label(a, g), style=discord.ButtonStyle.danger, row=i // 5))
+            view.add_item(ActionButton(t.id, self.serial, a.text, label=action_label(a, g, (), lang), style=discord.ButtonStyle.danger, row=i // 5))
         if vr.declares_ready(g):
-            question = "Declare ready (tenpai) with which discard? No stick is paid; after it you may not change your hand."
+            question = i18n.t(lang, "Declare ready (tenpai) with which discard? No stick is paid; after it you may not change your hand.")
         elif any(a.type is A.OPEN_RIICHI for a in options):
-            question = "Declare riichi with which discard? Open riichi shows your hand to everyone (2 points, +50 if a player not in riichi deals in)."
+            question = i18n.t(
+                lang,
+                "Declare riichi with which discard? Open riichi shows your hand to everyone (2 points, +50 if a player not in riichi deals in).",
+            )
         else:
-            question = "Declare riichi with which discard?"
+            question = i18n.t(lang, "Declare riichi with which discard?")
         await interaction.response.send_message(question, view=view, ephemeral=True)
 
 
@@ -142,59 +159,71 @@ class ConfirmDiscard(ActionButton, template=r"mjw:(?P<table>\d+):(?P<serial>\d+)
             t = await bot.service.get(self.table)
             a = Action.parse(self.act)
         except (TableError, ValueError) as e:
-            await _answer(interaction, str(e))
+            await _answer(interaction, _refusal(interaction, e))
             return
         if t.seat_of(interaction.user.id) != a.seat:
-            await _answer(interaction, "that is another player's hand")
+            await _answer(interaction, i18n.t(_lang(interaction), "that is another player's hand"))
             return
         g = t.game
         if g is None or t.decision_serial() != self.serial:
-            await _answer(interaction, "that turn has passed")
+            await _answer(interaction, i18n.t(_lang(interaction), "that turn has passed"))
             return
+        lang = _lang(interaction)
         names = [s.name for s in t.seats]
         into = vr.dangerous_discards(g, a.seat, [a]).get(a.tile, [])
+        tile = tile_label(a.tile, lang)
         view = discord.ui.View(timeout=None)
         if not into:
-            view.add_item(ActionButton(t.id, self.serial, a.text, label=f"Discard {tile_label(a.tile)}", style=discord.ButtonStyle.primary))
-            await interaction.response.send_message(f"Discard {tile_label(a.tile)}?", view=view, ephemeral=True)
+            view.add_item(ActionButton(t.id, self.serial, a.text, label=i18n.t(lang, "Discard {tile}", tile=tile), style=discord.ButtonStyle.primary))
+            await interaction.response.send_message(i18n.t(lang, "Discard {tile}?", tile=tile), view=view, ephemeral=True)
             return
         who = ", ".join(names[s] for s in into)
-        bonus = "" if g.seats[a.seat].riichi else " and pays them 50 more"
-        view.add_item(ActionButton(t.id, self.serial, a.text, label=f"Discard {tile_label(a.tile)} anyway", style=discord.ButtonStyle.danger))
-        text = f"Discarding {tile_label(a.tile)} deals into the open riichi of {who}: it wins on that tile{bonus}. Discard it anyway?"
+        view.add_item(ActionButton(t.id, self.serial, a.text, label=i18n.t(lang, "Discard {tile} anyway", tile=tile), style=discord.ButtonStyle.danger))
+        if g.seats[a.seat].riichi:
+            text = i18n.t(lang, "Discarding {tile} deals into the open riichi of {who}: it wins on that tile. Discard it anyway?", tile=tile, who=who)
+        else:
+            text = i18n.t(
+                lang,
+                "Discarding {tile} deals into the open riichi of {who}: it wins on that tile and pays them 50 more. Discard it anyway?",
+                tile=tile,
+                who=who,
+            )
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
 class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjh:(?P<table>\d+)"):
-    def __init__(self, table: int) -> None:
-        super().__init__(discord.ui.Button(label="Show my hand", style=discord.ButtonStyle.secondary, custom_id=f"mjh:{table}"))
+    def __init__(self, table: int, *, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(label=label or i18n.t(DEFAULT, "Show my hand"), style=discord.ButtonStyle.secondary, custom_id=f"mjh:{table}")
+        )
         self.table = table
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> ShowHand:
-        return cls(int(match["table"]))
+        return cls(int(match["table"]), label=item.label or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
         try:
             t = await bot.service.get(self.table)
         except TableError as e:
-            await _answer(interaction, str(e))
+            await _answer(interaction, _refusal(interaction, e))
             return
+        lang = _lang(interaction)
         seat = t.seat_of(interaction.user.id)
         if seat is None:
-            await _answer(interaction, "you are not seated at this table")
+            await _answer(interaction, i18n.t(lang, "you are not seated at this table"))
             return
         if t.game is None or t.game.over:
-            await _answer(interaction, "that game is over")
+            await _answer(interaction, i18n.t(lang, "that game is over"))
             return
         p = bot.presenter
         # the moment shown is taken now; the picture (the table from this seat, the hand under it)
         # is drawn by the render worker, with a deferred answer if it is slow to come
-        text = p.hand_text(t, seat)
-        view = hand_view(t, seat) if seat in t.game.to_act() else discord.utils.MISSING
+        text = p.hand_text(t, seat, lang=lang)
+        view = hand_view(t, seat, lang) if seat in t.game.to_act() else discord.utils.MISSING
         bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
-        png = await in_time(interaction, p.seat_picture(t, seat))
+        png = await in_time(interaction, p.seat_picture(t, seat))  # its words: seat_picture(t, seat, lang), wired with the pictures
         file = discord.File(io.BytesIO(png), filename="hand.png")
         if interaction.response.is_done():
             sent = await interaction.edit_original_response(content=text, attachments=[file], view=view)
@@ -213,12 +242,12 @@ def _rows(n: int) -> int:
     return -(-n // _PER_ROW)
 
 
-def hand_view(t: Table, seat: int) -> discord.ui.View:
+def hand_view(t: Table, seat: int, lang: Lang = DEFAULT) -> discord.ui.View:
     """One button per legal action of this seat: the discards on the first rows (a taiwan16 hand
     may need four) in the order of the hand picture, named as the picture names the tiles, then the
     riichi chooser ("Declare ready…" in taiwan16, with open riichi in chinitsu_toutenkou), wins,
     calls, kans, nuki and pass. A discard that deals into an open riichi asks to confirm first
-    (CT-F2); so does every discard of a player who turned on two-tap discards."""
+    (CT-F2); so does every discard of a player who turned on two-tap discards. Labels in ``lang``."""
     g = t.game
     assert g is not None
     serial = t.decision_serial()
@@ -243,32 +272,37 @@ def hand_view(t: Table, seat: int) -> discord.ui.View:
     two_tap = t.seats[seat].confirm_discard
     for n, a in enumerate(discards):
         if a.tile in danger:
-            view.add_item(ConfirmDiscard(t.id, serial, a.text, label=f"⚠ {action_label(a, g, names)}", row=n // _PER_ROW))
+            view.add_item(ConfirmDiscard(t.id, serial, a.text, label=f"⚠ {action_label(a, g, names, lang)}", row=n // _PER_ROW))
         elif two_tap:
-            view.add_item(ConfirmDiscard(t.id, serial, a.text, label=action_label(a, g, names), style=discord.ButtonStyle.secondary, row=n // _PER_ROW))
+            view.add_item(
+                ConfirmDiscard(t.id, serial, a.text, label=action_label(a, g, names, lang), style=discord.ButtonStyle.secondary, row=n // _PER_ROW)
+            )
         else:
-            view.add_item(ActionButton(t.id, serial, a.text, label=action_label(a, g, names), style=discord.ButtonStyle.secondary, row=n // _PER_ROW))
+            view.add_item(
+                ActionButton(t.id, serial, a.text, label=action_label(a, g, names, lang), style=discord.ButtonStyle.secondary, row=n // _PER_ROW)
+            )
     for i, (kind, other) in enumerate(extra):
         row = drows + i // _PER_ROW
         if kind == "riichi":
-            view.add_item(RiichiChooser(t.id, serial, seat, row=row, label=f"{vr.declare_word(g)}…"))
+            view.add_item(RiichiChooser(t.id, serial, seat, row=row, label=i18n.t(lang, "{word}…", word=ruleset_word(lang, vr.declare_word(g)))))
         else:
             assert other is not None
             style = _STYLE.get(other.type, discord.ButtonStyle.primary)
-            view.add_item(ActionButton(t.id, serial, other.text, label=action_label(other, g, names), style=style, row=row))
+            view.add_item(ActionButton(t.id, serial, other.text, label=action_label(other, g, names, lang), style=style, row=row))
     return view
 
 
-def table_view_buttons(t: Table) -> discord.ui.View:
+def table_view_buttons(t: Table, lang: Lang = DEFAULT) -> discord.ui.View:
+    """The table message's button, in the club's language ``lang``."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ShowHand(t.id))
+    view.add_item(ShowHand(t.id, label=i18n.t(lang, "Show my hand")))
     return view
 
 
-def view_factory(kind: str, t: Table, seat: int = -1) -> discord.ui.View:
+def view_factory(kind: str, t: Table, seat: int = -1, lang: Lang = DEFAULT) -> discord.ui.View:
     if kind == "hand":
-        return hand_view(t, seat)
-    return table_view_buttons(t)
+        return hand_view(t, seat, lang)
+    return table_view_buttons(t, lang)
 
 
 class Play(commands.Cog):
@@ -299,7 +333,7 @@ class Play(commands.Cog):
         if any(p.fullmatch(cid) for p in _templates()) and cid in _custom_ids(interaction.message):
             return
         with suppress(discord.HTTPException):
-            await interaction.response.send_message("That button is not one I know, so nothing changed.", ephemeral=True)
+            await interaction.response.send_message(i18n.t(_lang(interaction), "That button is not one I know, so nothing changed."), ephemeral=True)
 
 
 #: the custom_id prefixes this bot's buttons use

@@ -731,9 +731,10 @@ class DiscordServer:
 
     async def click(
         self, user_id: int, message_id: int, custom_id: str, channel_id: int | None = None, *,
-        values: Iterable[Any] | None = None,
+        values: Iterable[Any] | None = None, locale: str = "en-US",
     ) -> InteractionRecord:
-        """Press a button (or choose ``values`` in a select menu) on a message, as ``user_id``.
+        """Press a button (or choose ``values`` in a select menu) on a message, as ``user_id`` (whose
+        Discord client is in ``locale``).
 
         Refuses what a Discord client could not do: unknown custom_id, disabled component, someone
         else's ephemeral message, a channel the user cannot see.
@@ -782,11 +783,13 @@ class DiscordServer:
                 data["resolved"] = resolved
         else:
             raise ValueError(f"devserver: component type {ctype} does not create interactions")
-        return await self._start_interaction(3, user_id, channel.guild_id, channel, data, message=msg)
+        return await self._start_interaction(3, user_id, channel.guild_id, channel, data, message=msg, locale=locale)
 
-    async def select(self, user_id: int, message_id: int, custom_id: str, values: Iterable[Any], channel_id: int | None = None) -> InteractionRecord:
+    async def select(
+        self, user_id: int, message_id: int, custom_id: str, values: Iterable[Any], channel_id: int | None = None, *, locale: str = "en-US"
+    ) -> InteractionRecord:
         """Choose ``values`` in a select menu (``click`` with values)."""
-        return await self.click(user_id, message_id, custom_id, channel_id, values=list(values))
+        return await self.click(user_id, message_id, custom_id, channel_id, values=list(values), locale=locale)
 
     async def submit_modal(self, rec: InteractionRecord, values: dict[str, Any], *, user_id: int | None = None) -> InteractionRecord:
         """Submit the modal the bot opened in answer to ``rec`` (text inputs by custom_id)."""

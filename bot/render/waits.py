@@ -8,7 +8,8 @@ its own hand, every river (called tiles included), every meld, the set-aside kit
 the revealed dora indicators and an open riichi's shown hand. Another seat's concealed tiles are
 never read, so the line tells a player nothing they could not count from the table.
 
-Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O).
+Pure functions of a :class:`~engine.table.game.Game` (no Discord, no I/O); the line's words from the
+message catalogs (:mod:`bot.i18n`).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def unseen(g: Game, seat: int) -> Counter[int]:
     return total
 
 
-def waits_line(g: Game, seat: int, *, lang: Lang = DEFAULT) -> str | None:
+def waits_line(g: Game, seat: int, lang: Lang = DEFAULT) -> str | None:
     """``Waiting on 3m (2 left), 6m (none left)`` when the seat's hand is tenpai between its turns
     (the hand without a tile to discard), else None; in ``lang``."""
     st = g.seats[seat]
