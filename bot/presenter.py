@@ -136,8 +136,8 @@ def action_label(a: Action, g: Game | None = None, names: Sequence[str] = (), la
     return label[:80]
 
 
-def round_text(g: Game) -> str:
-    return vr.round_text(g)
+def round_text(g: Game, lang: Lang = DEFAULT) -> str:
+    return vr.round_text(g, lang=lang)
 
 
 def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
@@ -168,7 +168,7 @@ def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
     turn = g.current if g.phase in (Phase.TURN, Phase.CLAIM) and not g.over else None
     return TableView(
         title=i18n.t(lang, "Table #{table} · {ruleset}", table=t.id, ruleset=t.row.ruleset),
-        round_text=round_text(g),
+        round_text=round_text(g, lang),
         seats=seats,
         dora_indicators=[g.code(x) for x in g.dora_indicators()],
         riichi_sticks=g.sticks,
@@ -181,7 +181,7 @@ def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
             else i18n.t(lang, "{hours}h per turn", hours=t.row.async_hours)
         ),
         dora_slots=5 if g.deal.dora else 0,
-        footer=vr.table_footer(g, [s.name for s in t.seats]),
+        footer=vr.table_footer(g, [s.name for s in t.seats], lang=lang),
         bottom=bottom,
     )
 
@@ -229,7 +229,7 @@ def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT
             table=t.id,
         )
     lines = [
-        i18n.t(lang, "{head} · {round} · wall {wall} · sticks {sticks}", head=head, round=round_text(g), wall=g.live_left, sticks=g.sticks)
+        i18n.t(lang, "{head} · {round} · wall {wall} · sticks {sticks}", head=head, round=round_text(g, lang), wall=g.live_left, sticks=g.sticks)
     ]
     lines.append(" · ".join(f"{_wind(lang, vr.seat_wind(g, s))} {t.seats[s].name} {g.scores[s]}" for s in range(g.players)))
     if last:
@@ -284,7 +284,7 @@ def result_text(t: Table, idx: int, lang: Lang = DEFAULT) -> tuple[str, list[Win
     assert g is not None
     r = g.results[idx]
     name = t.seats
-    label = vr.result_label(g, idx)
+    label = vr.result_label(g, idx, lang=lang)
     if not r.wins:
         kind = DRAW_KINDS.get(r.kind)
         text = i18n.t(lang, "**{hand}: {result}**", hand=label, result=i18n.t(lang, kind) if kind else r.kind)
@@ -298,7 +298,7 @@ def result_text(t: Table, idx: int, lang: Lang = DEFAULT) -> tuple[str, list[Win
                 head = i18n.t(lang, "**{winner} wins by tsumo**", winner=name[w.seat].name)
             else:
                 head = i18n.t(lang, "**{winner} wins by ron from {loser}**", winner=name[w.seat].name, loser=name[w.from_seat].name)
-            parts.append(f"{head}: {vr.win_summary(g, sc)}")
+            parts.append(f"{head}: {vr.win_summary(g, sc, lang=lang)}")
         text = f"**{label}** " + "\n".join(parts)
     deltas = ", ".join(f"{name[s].name} {d:+,d}" for s, d in enumerate(r.deltas) if d)
     if deltas:
@@ -986,7 +986,7 @@ class Presenter:
         text = status_text(t, last, lang)
         files = []
         if g is not None:
-            png = await self._png("table", 1.0, table_view(t, lang=lang), style=self.tile_style(t))  # hands that come within a second go first
+            png = await self._png("table", 1.0, table_view(t, lang=lang), style=self.tile_style(t), lang=lang)  # hands that come within a second go first
             files = [discord.File(io.BytesIO(png), filename="table.png")]
         view = self.view_factory("table", t, lang=lang) if g is not None and not g.over else None
         hand = g.hand_index if g is not None else -1
@@ -1012,11 +1012,12 @@ class Presenter:
         (:func:`bot.render.variants.result_view`)."""
         g = t.game
         assert g is not None
-        text, _ = result_text(t, idx, await self.club_lang(t))
+        lang = await self.club_lang(t)
+        text, _ = result_text(t, idx, lang)
         files = []
-        view = vr.result_view(g, idx, [s.name for s in t.seats])
+        view = vr.result_view(g, idx, [s.name for s in t.seats], lang=lang)
         if view is not None and view.wins:
-            png = await self.renderer.png("result", view, style=self.tile_style(t))
+            png = await self.renderer.png("result", view, style=self.tile_style(t), lang=lang)
             files = [discord.File(io.BytesIO(png), filename="result.png")]
         await ch.send(content=text, files=files, nonce=f"jr{t.id}.{idx}")
 
@@ -1024,8 +1025,9 @@ class Presenter:
         g = t.game
         assert g is not None
         rows = [(t.seats[s].name, g.final_scores[s], g.final_results[s]) for s in g.ranking()]
-        png = await self.renderer.png("final", rows)
-        await ch.send(content=final_text(t, await self.club_lang(t)), files=[discord.File(io.BytesIO(png), filename="final.png")], nonce=f"jf{t.id}")
+        lang = await self.club_lang(t)
+        png = await self.renderer.png("final", rows, lang=lang)
+        await ch.send(content=final_text(t, lang), files=[discord.File(io.BytesIO(png), filename="final.png")], nonce=f"jf{t.id}")
 
     # -- private hands -------------------------------------------------------------------------
 
@@ -1039,12 +1041,12 @@ class Presenter:
             lang,
             "Table #{table} · {round} · you are {wind} · {score} {unit}",
             table=t.id,
-            round=round_text(g),
+            round=round_text(g, lang),
             wind=_wind(lang, vr.seat_wind(g, seat)),
             score=g.scores[seat],
             unit=ruleset_word(lang, vr.score_unit(g)),
         )
-        return (tiles, melds, drawn), {"title": title}
+        return (tiles, melds, drawn), {"title": title, "lang": lang}
 
     def tile_style(self, t: Table, seat: int | None = None) -> str | None:
         """The tile style of a picture of ``t``: the player's at ``seat`` for a picture only they
@@ -1065,7 +1067,7 @@ class Presenter:
         """The public table picture as the game is now, drawn from ``seat`` (at the bottom); for a
         spectator (None) in the shared picture's orientation. Someone waits for it: it goes with
         the hands (await it)."""
-        return self._png("table", 0.0, table_view(t, bottom=seat or 0, lang=lang), style=self.tile_style(t))
+        return self._png("table", 0.0, table_view(t, bottom=seat or 0, lang=lang), style=self.tile_style(t), lang=lang)
 
     def hand_text(self, t: Table, seat: int, *, buttons: bool = True, notes: Sequence[str] = (), lang: Lang = DEFAULT) -> str:
         """The text of a hand message, in ``lang``; ``buttons=False`` for a message whose buttons
@@ -1086,7 +1088,7 @@ class Presenter:
             if g.phase is Phase.TURN:
                 lines.append(i18n.t(lang, "**Your turn.** Pick a tile to discard or an action."))
             elif g.phase is Phase.CLAIM:
-                lines.append(vr.claim_text(g, seat, names))
+                lines.append(vr.claim_text(g, seat, names, lang=lang))
             elif g.phase is Phase.CHANKAN:
                 lines.append(
                     i18n.t(
@@ -1106,7 +1108,7 @@ class Presenter:
                     )
                 )
             lines += [waits] if waits else []
-            lines += vr.warnings(g, seat, g.legal_actions(seat), names)  # lazy: listed only when needed
+            lines += vr.warnings(g, seat, g.legal_actions(seat), names, lang=lang)  # lazy: listed only when needed
         elif waits:
             lines.append(waits)
         shown = vr.hand_extras(g, seat)
@@ -1136,7 +1138,7 @@ class Presenter:
                 i18n.t(
                     lang,
                     "Hand over ({hand}): {what}, {delta} {unit}.",
-                    hand=vr.result_label(g, i),
+                    hand=vr.result_label(g, i, lang=lang),
                     what=what,
                     delta=f"{d:+d}",
                     unit=ruleset_word(lang, vr.score_unit(g)),

@@ -133,7 +133,7 @@ def _caption(t: Table, actions: list[Action], index: int, seat: int, *, ended: b
         whose = i18n.t(lang, "every hand open")
     else:
         whose = i18n.t(lang, "{player}'s view", player=t.seats[seat].name)
-    hand = vr.result_label(g, len(g.results) - 1) if g.over else vr.round_text(g)
+    hand = vr.result_label(g, len(g.results) - 1, lang=lang) if g.over else vr.round_text(g, lang=lang)
     lines = [
         i18n.t(
             lang, "**Table #{table} replay** · {hand} · action {index} of {total} · {whose}",
@@ -177,11 +177,11 @@ def picture_args(presenter: Presenter, s: Step, seat: int, lang: Lang = "en") ->
     t, g = s.table, s.table.game
     assert g is not None
     if seat != ALL:
-        args, kwargs = presenter.hand_args(t, seat)
-        kwargs["title"] = f"{t.seats[seat].name} · {_wind(lang, vr.seat_wind(g, seat))} · {g.scores[seat]} {vr.score_unit(g)}"
-        return "seat", (table_view(t, bottom=seat), *args), kwargs
+        args, kwargs = presenter.hand_args(t, seat, lang)
+        kwargs["title"] = f"{t.seats[seat].name} · {_wind(lang, vr.seat_wind(g, seat))} · {g.scores[seat]} {vr.score_unit(g, lang=lang)}"
+        return "seat", (table_view(t, bottom=seat, lang=lang), *args), kwargs
     hands = []
     for n in range(g.players):
         (tiles, melds, drawn), _ = presenter.hand_args(t, n)
         hands.append((f"{t.seats[n].name} · {_wind(lang, vr.seat_wind(g, n))}", tiles, melds, drawn))
-    return "open", (table_view(t, bottom=0), hands), {}
+    return "open", (table_view(t, bottom=0, lang=lang), hands), {"lang": lang}

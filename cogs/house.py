@@ -87,9 +87,10 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
     @app_commands.command(name="show", description="A house rules card: the base and every changed option")
     async def show(self, interaction: discord.Interaction, name: str) -> None:
         p = await self.svc.get(interaction.guild_id, name)
-        png = await asyncio.to_thread(render_card, p.name, p.rules)
+        lang = lang_of(interaction.locale)
+        png = await asyncio.to_thread(render_card, p.name, p.rules, lang=lang)
         await interaction.response.send_message(
-            _card_text(card_lines(p.name, p.rules), lang_of(interaction.locale)), file=discord.File(io.BytesIO(png), filename="house-rules.png")
+            _card_text(card_lines(p.name, p.rules, lang=lang), lang), file=discord.File(io.BytesIO(png), filename="house-rules.png")
         )
 
     @app_commands.command(name="list", description="This club's house rules")

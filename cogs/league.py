@@ -251,15 +251,15 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         finished table posts in its thread), at most Discord's 10 files."""
         if not report.channel_id:
             return
+        club = await self.bot.locales.of_club(report.league.guild_id)
         files = []
         for tr in [tr for tr in report.tables if tr.results][:10]:
             try:
-                png = await self.bot.presenter.renderer.png("final", tr.results)
+                png = await self.bot.presenter.renderer.png("final", tr.results, lang=club)
             except Exception:
                 log.exception("round %s: no picture of table %s", report.number, tr.table_id)
                 continue
             files.append(discord.File(io.BytesIO(png), filename=f"table-{tr.table_id}.png"))
-        club = await self.bot.locales.of_club(report.league.guild_id)
         await self.bot.presenter.post(report.channel_id, report.text(club), files=files)
 
     async def _substituted(self, tb: Table, sub: SubstitutionRow) -> None:

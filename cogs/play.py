@@ -223,7 +223,7 @@ class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mjh:(?
         text = p.hand_text(t, seat, lang=lang)
         view = hand_view(t, seat, lang) if seat in t.game.to_act() else discord.utils.MISSING
         bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
-        png = await in_time(interaction, p.seat_picture(t, seat))  # its words: seat_picture(t, seat, lang), wired with the pictures
+        png = await in_time(interaction, p.seat_picture(t, seat, lang))
         file = discord.File(io.BytesIO(png), filename="hand.png")
         if interaction.response.is_done():
             sent = await interaction.edit_original_response(content=text, attachments=[file], view=view)

@@ -322,7 +322,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             await answer(interaction, "\n".join(d.refusal().sentence(lang) for d in damaged))
             return
         note = self.service.damaged.get(t.id)  # a damaged turn clock: the table plays on
-        await interaction.response.send_message(status_text(t) + (f"\n{note.refusal().sentence(lang)}" if note else ""), ephemeral=True)
+        await interaction.response.send_message(status_text(t, lang=lang) + (f"\n{note.refusal().sentence(lang)}" if note else ""), ephemeral=True)
 
     @app_commands.command(name="view", description="The table picture seen from your seat (only you see it)")
     async def view_(self, interaction: discord.Interaction, table: int | None = None) -> None:
@@ -340,9 +340,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             where = i18n.t(lang, "You are not seated: the table as everyone sees it.")
         else:
             where = i18n.t(lang, "Seen from your seat ({player}), at the bottom.", player=t.seats[seat].name)
-        text = f"{status_text(t)}\n{where}"
+        text = f"{status_text(t, lang=lang)}\n{where}"
         self.bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
-        png = await in_time(interaction, self.bot.presenter.table_picture(t, seat))
+        png = await in_time(interaction, self.bot.presenter.table_picture(t, seat, lang))
         file = discord.File(io.BytesIO(png), filename="table.png")
         if interaction.response.is_done():
             await interaction.edit_original_response(content=text, attachments=[file])

@@ -22,6 +22,7 @@ import pytest
 
 from bot.devserver.state import iter_components
 from bot.render import picture_texts
+from engine.rules import ruleset_names
 from tests.bot.harness import Club, club
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
@@ -29,6 +30,7 @@ WORD = re.compile(r"[A-Za-z]{2,}")
 #: what a text may hold in any language: slash commands and option keys (Discord shows the
 #: command as typed), rule ids, tile codes, numbers
 DATA = [
+    re.compile(r"`[^`]*`"),  # code: commands to type, seeds, commitments
     re.compile(r"</?[a-z_ -]+(:\d+)?>"),  # a command mention
     re.compile(r"/[a-z_-]+( [a-z_-]+)?"),  # /table open
     re.compile(r"\b[a-z_]+:"),  # member:@name
@@ -36,8 +38,10 @@ DATA = [
     re.compile(r"\b\d+[mpsz]\b"),
     re.compile(r"https?://\S+"),
 ]
-#: the names of things, the same in every language
-NAMES = {"alice", "AI", "AIs"}
+#: the names of things, the same in every language: the player, the AI seats, the organiser role
+#: (the bot's settings name it), Discord's own word for a direct message, and the rulesets' ids
+#: (what a player types in ``ruleset:``, shown as they are)
+NAMES = {"alice", "AI", "Organiser", "DM", *ruleset_names()}
 
 
 def _versions(m: Any) -> Iterator[Any]:
@@ -127,6 +131,8 @@ def test_a_player_receives_only_their_language(tmp_path: Path, monkeypatch: pyte
 
     async def main() -> None:
         async with club(tmp_path, names=("alice",), time_scale=10) as c:
+            role = c.server.add_role(c.guild_id, "Organiser")
+            c.server.add_member(c.guild_id, c.users["alice"].id, roles=[role.id])
             if locale == "ja":  # the table message every player shares is in the club's language
                 await _say(c, "alice", "prefs club_language", {"language": "ja"}, locale)
             await _play_a_game(c, locale)

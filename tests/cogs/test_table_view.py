@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import Lang
 from bot.presenter import table_view
 from bot.render import pictures
 from bot.render.pictures import render_seat_table, render_table
@@ -80,8 +81,8 @@ def test_show_my_hand_defers_when_the_picture_is_slow(tmp_path: Path) -> None:
             presenter = c.bot.presenter
             real = presenter.seat_picture
 
-            def slow(t: Table, seat: int) -> Awaitable[bytes]:
-                picture = real(t, seat)
+            def slow(t: Table, seat: int, lang: Lang = "en") -> Awaitable[bytes]:
+                picture = real(t, seat, lang)
 
                 async def later() -> bytes:
                     await asyncio.sleep(2.5)
