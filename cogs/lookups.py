@@ -401,7 +401,8 @@ def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = Non
         amount = _kinds_tiles(len(report["ukeire"]), report["ukeire_total"], lang)
         lines.append(t(lang, "ukeire: {amount} — {tiles}", amount=amount, tiles=_ukeire_text(report["ukeire"], lang)))
         label = f"{_head(sh, lang)} · {amount}"
-        rows.append(ShantenRow(None, label, [parse_kind(k) for k in report["ukeire"]]))
+        measure = f"{_head(sh)} · {_kinds_tiles(len(report['ukeire']), report['ukeire_total'], DEFAULT)}"
+        rows.append(ShantenRow(None, label, [parse_kind(k) for k in report["ukeire"]], measure))
     for d in report.get("discards", []):
         u = d["ukeire"]
         amount = _kinds_tiles(len(u), d["total"], lang)
@@ -413,7 +414,10 @@ def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = Non
                 tiles=_ukeire_text(u, lang),
             )
         )
-        rows.append(ShantenRow(parse_kind(d["discard"]), f"{_head(d['shanten'], lang)} · {amount}", [parse_kind(k) for k in u]))
+        measure = f"{_head(d['shanten'])} · {_kinds_tiles(len(u), d['total'], DEFAULT)}"  # the English: one width in every language
+        rows.append(
+            ShantenRow(parse_kind(d["discard"]), f"{_head(d['shanten'], lang)} · {amount}", [parse_kind(k) for k in u], measure)
+        )
     if "discards" in report and not report["discards"]:
         lines.append(t(lang, "no discard keeps this shanten"))
     if note:

@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw
 from bot import i18n
 from bot.i18n import DEFAULT, Lang
 
-from .fonts import FontT, draw_text, picture_lang, text_font, text_in
+from .fonts import FontT, draw_text, font, picture_lang, text_font, text_in
 from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line, to_png
 from .tiles import BACK, FELT, Style, tile_image, tile_size, tiles_in
 
@@ -49,11 +49,14 @@ class LookupMeld:
 @dataclass(frozen=True, slots=True)
 class ShantenRow:
     """One line of the shanten picture: ``discard`` (a tile code, or None for a 13-tile hand),
-    a label (``"tenpai, 8 tiles"``) and the kinds that improve the hand."""
+    a label (``"tenpai, 8 tiles"``) and the kinds that improve the hand. ``measure``: the text the
+    label column is sized for besides the label (its English, so that a card keeps one width in
+    every language); empty: the label alone."""
 
     discard: int | None
     label: str
     tiles: Sequence[int] = field(default_factory=tuple)
+    measure: str = ""
 
 
 @dataclass(slots=True)
@@ -276,7 +279,8 @@ def _shanten_card(hand: Sequence[int], title: str, rows: Sequence[ShantenRow], m
     sw, sh = tile_size(SMALL_W)
     f_row = text_font(22)
     shown = list(rows[:max_rows])
-    label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
+    f_measure = font(22)  # the English font: the width a row's ``measure`` text takes
+    label_w = max([int(max(f_row.getlength(r.label), f_measure.getlength(r.measure))) for r in shown] + [120]) + 12
     longest = max([len(r.tiles) for r in shown] + [1])
     strip_w = longest * (sw + 1)
     row_h = sh + 12
