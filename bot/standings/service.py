@@ -1032,7 +1032,8 @@ class StandingsService:
         if hit is not None and hit[0] == drawn_from:
             self._charts.move_to_end(key)
             return hit[1]
-        png = await asyncio.to_thread(rating_chart, ratings, title=title, label=label, lang=lang)
+        in_lang = {"lang": lang} if lang != DEFAULT else {}  # English: the call as it always was
+        png = await asyncio.to_thread(rating_chart, ratings, title=title, label=label, **in_lang)
         self._charts[key] = (drawn_from, png)
         self._charts.move_to_end(key)
         while len(self._charts) > CHART_CACHE_SIZE:
