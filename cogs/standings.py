@@ -231,12 +231,12 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
             tn(lang, "players need at least {n} game to appear on the leaderboard", "players need at least {n} games to appear on the leaderboard", s.min_games)
             if s.min_games > 0 else t(lang, "every player appears on the leaderboard from their first game")
         )
-        rules = t(lang, "house rules {house} ({ruleset})", house=s.house, ruleset=s.ruleset) if s.house else s.ruleset
+        played = t(lang, "house rules {house} ({ruleset})", house=s.house, ruleset=s.ruleset) if s.house else s.ruleset
         await interaction.response.send_message(
             t(
                 lang,
                 "Season **{season}** has started: {rules}, {start} start / {back} return, uma {uma}, rating {rating}; {listed}.",
-                season=s.name, rules=rules, start=f"{s.start_points:,}", back=f"{s.return_points:,}", uma=uma_text,
+                season=s.name, rules=played, start=f"{s.start_points:,}", back=f"{s.return_points:,}", uma=uma_text,
                 rating=s.rating, listed=listed,
             )
         )
