@@ -234,3 +234,14 @@ def test_stats_and_results_answer_each_player_in_their_language(tmp_path: Path) 
             assert (await ask("dave", "leaderboard", {}, EN)).splitlines()[0] == "**Spring** — ranked by points (uma/oka total), page 1/1"
 
     asyncio.run(main())
+
+
+def test_every_rulesets_shanten_note_has_japanese() -> None:
+    """A ruleset's own note under /shanten (engine text) is a catalog message with Japanese."""
+    from cogs.lookups import SHANTEN_NOTES, WILDCARD_NOTE
+    from engine.rules import find_ruleset, ruleset_names
+
+    notes = {find_ruleset(n).shanten_note for n in ruleset_names()} - {""}
+    assert notes and notes <= set(SHANTEN_NOTES)
+    for note in [*notes, WILDCARD_NOTE]:
+        assert i18n.t("ja", note) != note and "形" in i18n.t("ja", note)
