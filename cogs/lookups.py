@@ -5,6 +5,12 @@ from :mod:`bot.render.lookup`, the rule texts from :mod:`bot.rules_text`. Bad in
 ephemeral sentence (a hand's message points at the bad character): the commands raise
 :class:`LookupError_` and the command tree's error handler (:mod:`bot.command_tree`) answers it.
 
+Every answer is in the asker's language (``i18n.lang_of(interaction.locale)``): the sentences and
+labels from the catalogs, the yaku by :func:`bot.render.names.yaku_name`, the tiles by
+:func:`bot.render.names.tile_name`, the rule texts from the bundled texts of that language
+(``bot/rules_text/ja/`` in Japanese). Limits: the engine's own sentence inside a refusal (why a
+hand could not be read) and a variant's extra result fields stay the engine's words.
+
 Long rule lists are paged with buttons whose ``custom_id`` carries what they show
 (``lkr:<ruleset>:<page>:<user>``), so they keep working after a restart.
 """
@@ -23,7 +29,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.errors import UserError
+from bot.i18n import DEFAULT, N_, Lang, t, term, tn
 from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
 from bot.render.names import tile_name, yaku_name
 from bot.render.rules_card import card_lines, changed_options
@@ -50,8 +58,12 @@ PAGE_ENTRIES = 20  # rule ids per list page: a screenful
 MAX_EMBED_TOTAL = 6000
 
 _LIMITS = {"kazoe": "kazoe yakuman"}
+#: the limit hands' names as the catalogs have them (ScoreResult.limit, kazoe spelt out)
+LIMIT_NAMES = (N_("mangan"), N_("haneman"), N_("baiman"), N_("sanbaiman"), N_("kazoe yakuman"), N_("yakuman"))
 # what a hand's value counts in, by how the ruleset counts it (``Ruleset.hand_value``; rules/README.md §4)
 _UNITS = {"han_fu": "han", "tai": "tai", "points": "pts"}
+#: the seats of a payment, by the wind letters of the engine
+_SEATS = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
 
 
 class LookupError_(UserError, ValueError):
@@ -79,15 +91,26 @@ def _caret(line: str, position: int | None) -> str:
 CARET_WIDTH = 100
 
 
-def _unknown_ruleset(name: str, what: str) -> str:
-    """The sentence for a ruleset the engine cannot use (yet)."""
+def _unknown_ruleset(name: str, shanten: bool) -> LookupError_:
+    """The refusal for a ruleset the engine cannot use (yet) to score hands, or (``shanten``) to
+    compute shanten."""
     if name.lower() in RULESETS:
-        return f"ruleset {name} cannot {what} yet: it is not in the engine yet (/rule {name.lower()} explains its rules)"
+        if shanten:
+            return LookupError_(
+                "ruleset {ruleset} cannot compute shanten yet: it is not in the engine yet (/rule {rule} explains its rules)",
+                ruleset=name, rule=name.lower(),
+            )
+        return LookupError_(
+            "ruleset {ruleset} cannot score hands yet: it is not in the engine yet (/rule {rule} explains its rules)",
+            ruleset=name, rule=name.lower(),
+        )
     try:
         find_ruleset(name)
     except UnknownRuleset as e:
-        return str(e)
-    return f"ruleset {name} cannot {what} yet"
+        return LookupError_(str(e))
+    if shanten:
+        return LookupError_("ruleset {ruleset} cannot compute shanten yet", ruleset=name)
+    return LookupError_("ruleset {ruleset} cannot score hands yet", ruleset=name)
 
 
 # --- /score ----------------------------------------------------------------------------------
@@ -102,33 +125,44 @@ class ScoreAnswer:
     ruleset: str
 
 
-def _amount(n: int, unit: str) -> str:
-    """``1 point`` / ``2 points`` / ``3 tai`` / ``2 han``."""
-    if n == 1 and unit.endswith("s") and unit != "pts":
+def _amount(n: int, unit: str, lang: Lang = DEFAULT) -> str:
+    """``1 point`` / ``2 points`` / ``3 tai`` / ``2 han`` / ``5 pts`` in ``lang``."""
+    if unit == "han":
+        return t(lang, "{n} han", n=n)
+    if unit == "tai":
+        return t(lang, "{n} tai", n=n)
+    if unit == "pts":
+        return t(lang, "{n} pts", n=n)
+    if unit == "points":
+        return tn(lang, "{n} point", "{n} points", n)
+    if n == 1 and unit.endswith("s"):
         unit = unit[:-1]
     return f"{n} {unit}"
 
 
-def _score_rows(r: ScoreResult, unit: str) -> tuple[list[tuple[str, str]], str]:
+def _yakuman(n: int, lang: Lang) -> str:
+    return t(lang, "yakuman") if n == 1 else t(lang, "{n}× yakuman", n=n)
+
+
+def _score_rows(r: ScoreResult, unit: str, lang: Lang = DEFAULT) -> tuple[list[tuple[str, str]], str]:
     rows: list[tuple[str, str]] = []
     for y in r.yaku:
         if r.yakuman and y.han >= 13 and unit == "han":
-            n = y.han // 13
-            rows.append((yaku_name(y.name), "yakuman" if n == 1 else f"{n}× yakuman"))
+            rows.append((yaku_name(y.name, lang), _yakuman(y.han // 13, lang)))
         else:
-            rows.append((yaku_name(y.name), _amount(y.han, unit)))
+            rows.append((yaku_name(y.name, lang), _amount(y.han, unit, lang)))
     if r.yakuman and unit == "han":
-        head = "yakuman" if r.yakuman == 1 else f"{r.yakuman}× yakuman"
+        head = _yakuman(r.yakuman, lang)
     elif unit == "han" and r.fu:
-        head = f"{r.han} han {r.fu} fu"
+        head = t(lang, "{han} han {fu} fu", han=r.han, fu=r.fu)
     else:
-        head = _amount(r.han, unit)
+        head = _amount(r.han, unit, lang)
     bazoro = r.details.get("bazoro")
     if isinstance(bazoro, int) and bazoro and unit == "han":
-        head += f" + {bazoro} bazoro"
+        head = t(lang, "{value} + {n} bazoro", value=head, n=bazoro)
     limit = _LIMITS.get(r.limit, r.limit)
     if limit and limit != "yakuman":
-        head += f" ({limit})"
+        head = t(lang, "{value} ({limit})", value=head, limit=t(lang, limit))
     return rows, head
 
 
@@ -157,39 +191,50 @@ def check_hand(line: str) -> HandSpec:
     try:
         spec = parse_hand(line)
     except NotationError as e:
-        raise LookupError_(f"I could not read that hand: {e}.\n{_caret(line, e.position)}") from None
+        raise LookupError_("I could not read that hand: {error}.\n{caret}", error=str(e), caret=_caret(line, e.position)) from None
     if spec.ruleset.lower() not in ruleset_names():
-        raise LookupError_(_unknown_ruleset(spec.ruleset, "score hands"))
+        raise _unknown_ruleset(spec.ruleset, shanten=False)
     return spec
 
 
 def score_hand(
-    line: str, rules: Ruleset | None = None, house: str | None = None, style: Style | None = None
+    line: str, rules: Ruleset | None = None, house: str | None = None, style: Style | None = None, lang: Lang = DEFAULT
 ) -> ScoreAnswer:
     """Score one hand line (the ``python -m engine score`` grammar). Raises :class:`LookupError_`.
     ``rules``: score under this ruleset (a club's house rules, ``house`` their name) instead of the
-    registered one the line names; ``style``: the picture's tile style (the asker's, bot.prefs)."""
+    registered one the line names; ``style``: the picture's tile style (the asker's, bot.prefs);
+    ``lang``: the language of the answer and of the picture's words."""
     spec = check_hand(line)
     name = spec.ruleset
     try:
         r = rules.score(spec) if rules is not None else score(spec)
     except NotImplementedError:
-        raise LookupError_(f"ruleset {name} cannot score hands yet") from None
+        raise LookupError_("ruleset {ruleset} cannot score hands yet", ruleset=name) from None
     except ValueError as e:  # HandError (impossible tiles), UnknownRuleset (wrong player count)
-        raise LookupError_(f"That hand cannot be scored: {e}.") from None
+        raise LookupError_("That hand cannot be scored: {error}.", error=str(e)) from None
     if not r.agari:
-        why = "it is complete but has no yaku" if r.reason == "no_yaku" else "it is not a complete hand"
-        raise LookupError_(f"That hand cannot win: {why}.\n{_caret(format_hand(spec), None)}")
+        caret = _caret(format_hand(spec), None)
+        if r.reason == "no_yaku":
+            raise LookupError_("That hand cannot win: it is complete but has no yaku.\n{caret}", caret=caret)
+        raise LookupError_("That hand cannot win: it is not a complete hand.\n{caret}", caret=caret)
     unit = str(r.details.get("unit", "")) or _UNITS[find_ruleset(name).hand_value]
-    rows, head = _score_rows(r, unit)
+    rows, head = _score_rows(r, unit, lang)
     if unit == "han":
-        total = f"{head} = {r.points:,} points"
+        total = t(lang, "{value} = {points} points", value=head, points=f"{r.points:,}")
     else:
         total = head if r.points == r.han else f"{head} → {r.points:,}"
     pay = sorted(r.payments.items(), key=lambda kv: -kv[1])
-    payments = [(_seat_name(k, spec), v) for k, v in pay]
-    how = "Tsumo" if spec.ctx.tsumo else "Ron"
-    title = f"{how} {_tile_text(spec.win_tile)} — {total}"
+    payments = [(_seat_name(k, spec, lang), v) for k, v in pay]
+    win = _tile_text(spec.win_tile, lang)
+    if spec.ctx.tsumo:
+        title = t(lang, "Tsumo {tile} — {total}", tile=win, total=total)
+    else:
+        title = t(lang, "Ron {tile} — {total}", tile=win, total=total)
+    seat, rnd = (term(lang, "tile", WINDS[w]) for w in (spec.ctx.seat_wind, spec.ctx.round_wind))
+    if house:
+        footer = t(lang, "house rules {house} ({ruleset}) · seat {seat} · round {round}", house=house, ruleset=name, seat=seat, round=rnd)
+    else:
+        footer = t(lang, "ruleset {ruleset} · seat {seat} · round {round}", ruleset=name, seat=seat, round=rnd)
     melds = [LookupMeld(m.type.value, list(m.tiles)) for m in spec.melds]
     png = render_score_card(
         sort_codes(spec.concealed),
@@ -201,13 +246,14 @@ def score_hand(
         payments=payments,
         dora=spec.ctx.dora_indicators,
         ura=spec.ctx.ura_indicators,
-        footer=f"{f'house rules {house} ({name})' if house else f'ruleset {name}'} · seat {WINDS[spec.ctx.seat_wind]} · round {WINDS[spec.ctx.round_wind]}",
+        footer=footer,
         style=style,
+        lang=lang,
     )
     lines = [f"{n}: {v}" for n, v in rows]
     lines.append(f"**{total}**")
     if payments:
-        lines.append("payments: " + ", ".join(f"{k} {v:+,}" for k, v in payments))
+        lines.append(t(lang, "payments: {payments}", payments=", ".join(f"{k} {v:+,}" for k, v in payments)))
     for k, v in r.details.items():
         text = None if k in _SHOWN else _detail(v)
         if text is not None:
@@ -215,15 +261,15 @@ def score_hand(
     return ScoreAnswer(title, lines, png, format_hand(spec), name)
 
 
-def _seat_name(key: str, spec: HandSpec) -> str:
+def _seat_name(key: str, spec: HandSpec, lang: Lang = DEFAULT) -> str:
     if key in WINDS:
-        who = {"E": "East", "S": "South", "W": "West", "N": "North"}[key]
-        return f"{who} (winner)" if WINDS.index(key) == spec.ctx.seat_wind else who
+        who = t(lang, _SEATS[key])
+        return t(lang, "{seat} (winner)", seat=who) if WINDS.index(key) == spec.ctx.seat_wind else who
     return key
 
 
-def _tile_text(code: int) -> str:
-    return tile_name(code)  # the name the buttons, texts and pictures use (bot.render.names)
+def _tile_text(code: int, lang: Lang = DEFAULT) -> str:
+    return tile_name(code, lang)  # the name the buttons, texts and pictures use (bot.render.names)
 
 
 # --- /shanten --------------------------------------------------------------------------------
@@ -237,8 +283,14 @@ class ShantenAnswer:
     report: dict[str, Any] = field(default_factory=dict)
 
 
-def _head(sh: int) -> str:
-    return "complete hand" if sh == -1 else ("tenpai" if sh == 0 else f"{sh}-shanten")
+def _head(sh: int, lang: Lang = DEFAULT) -> str:
+    if sh == -1:
+        return t(lang, "complete hand")
+    return t(lang, "tenpai") if sh == 0 else t(lang, "{n}-shanten", n=sh)
+
+
+def _kinds_tiles(kinds: int, n: int, lang: Lang) -> str:
+    return t(lang, "{kinds} kinds, {n} tiles", kinds=kinds, n=n)
 
 
 def _generic_report(tiles: str, ruleset: Any) -> dict[str, Any]:
@@ -298,14 +350,22 @@ def check_tiles(tiles: str, ruleset: str | None = None) -> None:
     try:
         parse_tiles(text, allow_flowers=False)
     except NotationError as e:
-        raise LookupError_(f"I could not read those tiles: {e}.\n{_caret(text, e.position)}") from None
+        raise LookupError_("I could not read those tiles: {error}.\n{caret}", error=str(e), caret=_caret(text, e.position)) from None
     if name.lower() not in ruleset_names():
-        raise LookupError_(_unknown_ruleset(name, "compute shanten"))
+        raise _unknown_ruleset(name, shanten=True)
 
 
-def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = None) -> ShantenAnswer:
-    """Shanten and ukeire of a concealed hand, as text and a picture (its tiles in ``style``).
-    Raises :class:`LookupError_`."""
+#: what :func:`shanten_of` says of a ruleset with wildcards and no note of its own
+WILDCARD_NOTE = N_("Shapes only: wildcard tiles are counted as their own kind here.")
+#: the rulesets' own notes (``Ruleset.shanten_note``, engine text) as catalog messages
+SHANTEN_NOTES = (N_("Plain shapes only: shoukou's ±3 transformations (SK-8, SK-11) are not counted here."),)
+#: the hand forms of the engine's report (``forms``)
+FORM_NAMES = {"standard": N_("standard"), "chiitoitsu": N_("chiitoitsu"), "kokushi": N_("kokushi")}
+
+
+def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = None, lang: Lang = DEFAULT) -> ShantenAnswer:
+    """Shanten and ukeire of a concealed hand, as text and a picture (its tiles in ``style``), in
+    ``lang``. Raises :class:`LookupError_`."""
     text = tiles.strip()
     note = ""
     name = (ruleset or "riichi").strip()
@@ -318,13 +378,13 @@ def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = Non
                 report = _generic_report(text, rs)
             note = rs.shanten_note
             if rs.wildcards and not note:
-                note = "Shapes only: wildcard tiles are counted as their own kind here."
+                note = WILDCARD_NOTE
         else:
-            raise LookupError_(_unknown_ruleset(name, "compute shanten"))
+            raise _unknown_ruleset(name, shanten=True)
     except NotationError as e:
-        raise LookupError_(f"I could not read those tiles: {e}.\n{_caret(text, e.position)}") from None
+        raise LookupError_("I could not read those tiles: {error}.\n{caret}", error=str(e), caret=_caret(text, e.position)) from None
     except NotImplementedError:
-        raise LookupError_(f"ruleset {name} cannot compute shanten yet") from None
+        raise LookupError_("ruleset {ruleset} cannot compute shanten yet", ruleset=name) from None
     except UnknownRuleset as e:
         raise LookupError_(str(e)) from None
     codes = sort_codes(parse_tiles(text, allow_flowers=False))
@@ -332,45 +392,49 @@ def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = Non
     lines: list[str] = []
     forms = report.get("forms")
     if forms:
-        lines.append("forms: " + ", ".join(f"{k} {v}" for k, v in forms.items() if v is not None))
+        named = ", ".join(f"{t(lang, FORM_NAMES.get(k, k))} {v}" for k, v in forms.items() if v is not None)
+        lines.append(t(lang, "forms: {forms}", forms=named))
     rows: list[ShantenRow] = []
     if "waits" in report:
-        lines.append("waits: " + " ".join(_kind_text(k) for k in report["waits"]))
+        lines.append(t(lang, "waits: {tiles}", tiles=" ".join(_kind_text(k, lang) for k in report["waits"])))
     if "ukeire" in report:
-        lines.append(
-            f"ukeire: {len(report['ukeire'])} kinds, {report['ukeire_total']} tiles — "
-            + _ukeire_text(report["ukeire"])
-        )
-        label = f"{_head(sh)} · {len(report['ukeire'])} kinds, {report['ukeire_total']} tiles"
-        rows.append(ShantenRow(None, label, [parse_kind(k) for k in report["ukeire"]]))
+        amount = _kinds_tiles(len(report["ukeire"]), report["ukeire_total"], lang)
+        lines.append(t(lang, "ukeire: {amount} — {tiles}", amount=amount, tiles=_ukeire_text(report["ukeire"], lang)))
+        label = f"{_head(sh, lang)} · {amount}"
+        measure = f"{_head(sh)} · {_kinds_tiles(len(report['ukeire']), report['ukeire_total'], DEFAULT)}"
+        rows.append(ShantenRow(None, label, [parse_kind(k) for k in report["ukeire"]], measure))
     for d in report.get("discards", []):
         u = d["ukeire"]
+        amount = _kinds_tiles(len(u), d["total"], lang)
         lines.append(
-            f"discard **{_kind_text(d['discard'])}** → {_head(d['shanten'])}, {len(u)} kinds, {d['total']} tiles: {_ukeire_text(u)}"
-        )
-        rows.append(
-            ShantenRow(
-                parse_kind(d["discard"]),
-                f"{_head(d['shanten'])} · {len(u)} kinds, {d['total']} tiles",
-                [parse_kind(k) for k in u],
+            t(
+                lang,
+                "discard **{tile}** → {shanten}, {amount}: {tiles}",
+                tile=_kind_text(d["discard"], lang), shanten=_head(d["shanten"], lang), amount=amount,
+                tiles=_ukeire_text(u, lang),
             )
         )
+        measure = f"{_head(d['shanten'])} · {_kinds_tiles(len(u), d['total'], DEFAULT)}"  # the English: one width in every language
+        rows.append(
+            ShantenRow(parse_kind(d["discard"]), f"{_head(d['shanten'], lang)} · {amount}", [parse_kind(k) for k in u], measure)
+        )
     if "discards" in report and not report["discards"]:
-        lines.append("no discard keeps this shanten")
+        lines.append(t(lang, "no discard keeps this shanten"))
     if note:
-        lines.append(f"*{note}*")
-    title = f"{_head(sh)} ({report['tiles']} tiles)"
-    png = render_shanten_card(codes, title=f"{title} — ruleset {name}", rows=rows, style=style)
+        lines.append(f"*{t(lang, note)}*")
+    title = t(lang, "{shanten} ({n} tiles)", shanten=_head(sh, lang), n=report["tiles"])
+    picture_title = t(lang, "{shanten} ({n} tiles) — ruleset {ruleset}", shanten=_head(sh, lang), n=report["tiles"], ruleset=name)
+    png = render_shanten_card(codes, title=picture_title, rows=rows, style=style, lang=lang)
     return ShantenAnswer(title, lines, png, report)
 
 
-def _kind_text(kind: str) -> str:
+def _kind_text(kind: str, lang: Lang = DEFAULT) -> str:
     """A kind of the engine's report (``1z``) as players read it everywhere else (``E``)."""
-    return _tile_text(parse_kind(kind))
+    return _tile_text(parse_kind(kind), lang)
 
 
-def _ukeire_text(u: dict[str, int]) -> str:
-    return " ".join(f"{_kind_text(k)}×{c}" for k, c in u.items()) or "—"
+def _ukeire_text(u: dict[str, int], lang: Lang = DEFAULT) -> str:
+    return " ".join(f"{_kind_text(k, lang)}×{c}" for k, c in u.items()) or "—"
 
 
 # --- /rule -----------------------------------------------------------------------------------
@@ -396,19 +460,24 @@ def rule_pages(book: Rulebook) -> list[str]:
     return pages
 
 
-def rule_list_embed(book: Rulebook, page: int) -> tuple[discord.Embed, int]:
+def rule_list_embed(book: Rulebook, page: int, lang: Lang = DEFAULT) -> tuple[discord.Embed, int]:
+    """A page of ``book``'s list of rules (the book is in the reader's language; ``lang`` says the
+    embed's own words)."""
     pages = rule_pages(book)
     page = max(0, min(page, len(pages) - 1))
     e = discord.Embed(
-        title=_clip(f"{book.title} — rules", 256), description=pages[page], colour=discord.Colour.dark_green()
+        title=_clip(t(lang, "{title} — rules", title=book.title), 256), description=pages[page], colour=discord.Colour.dark_green()
     )
     e.set_footer(
-        text=f"page {page + 1}/{len(pages)} · /rule {book.ruleset} <id or keyword> explains one rule"
+        text=t(
+            lang, "page {page}/{pages} · /rule {ruleset} <id or keyword> explains one rule",
+            page=page + 1, pages=len(pages), ruleset=book.ruleset,
+        )
     )
     return e, len(pages)
 
 
-def rule_embed(entry: RuleText, book: Rulebook, also: Sequence[RuleText] = ()) -> discord.Embed:
+def rule_embed(entry: RuleText, book: Rulebook, also: Sequence[RuleText] = (), lang: Lang = DEFAULT) -> discord.Embed:
     e = discord.Embed(
         title=_clip(f"{entry.id} · {entry.title}", 256),
         description=_clip(entry.text, DESCRIPTION_LIMIT),
@@ -419,18 +488,18 @@ def rule_embed(entry: RuleText, book: Rulebook, also: Sequence[RuleText] = ()) -
         for a in also:
             line = f"`{a.id}` {a.title}"
             if sum(len(x) + 1 for x in lines) + len(line) > FIELD_LIMIT - 40:
-                lines.append(f"… and {len(also) - len(lines)} more")
+                lines.append(t(lang, "… and {n} more", n=len(also) - len(lines)))
                 break
             lines.append(line)
-        e.add_field(name="Also matching", value="\n".join(lines), inline=False)
+        e.add_field(name=t(lang, "Also matching"), value="\n".join(lines), inline=False)
     foot = f"{book.title}"
     if entry.keywords:
-        foot += " · keywords: " + ", ".join(entry.keywords)
+        foot = t(lang, "{title} · keywords: {keywords}", title=book.title, keywords=", ".join(entry.keywords))
     e.set_footer(text=_clip(foot, 2048))
     return e
 
 
-def find_rule(ruleset: str, topic: str, lang: str = "en") -> tuple[RuleText, Rulebook, list[RuleText]]:
+def find_rule(ruleset: str, topic: str, lang: Lang = DEFAULT) -> tuple[RuleText, Rulebook, list[RuleText]]:
     """The entry for ``topic`` (an id, or keywords) in ``ruleset``'s texts in ``lang`` (``en``,
     ``ja``), with other matches.
 
@@ -450,20 +519,20 @@ def find_rule(ruleset: str, topic: str, lang: str = "en") -> tuple[RuleText, Rul
     if not found:
         prefix = RULESETS.get(ruleset, "R")
         raise LookupError_(
-            f"No rule of {ruleset} matches '{_clip(topic.strip(), 100)}'. Ask with a rule id "
-            f"(`{book.entries[0].id if book.entries else prefix + '-1'}`), a keyword (`furiten`) or a "
-            f"question in plain words (`how does dora work`); `/rule {ruleset}` lists every rule."
+            "No rule of {ruleset} matches '{topic}'. Ask with a rule id (`{example}`), a keyword (`furiten`) or a "
+            "question in plain words (`how does dora work`); `/rule {ruleset}` lists every rule.",
+            ruleset=ruleset, topic=_clip(topic.strip(), 100), example=book.entries[0].id if book.entries else prefix + "-1",
         )
     return found[0], book, found[1:]
 
 
-def house_embeds(name: str, rules: Ruleset) -> list[discord.Embed]:
+def house_embeds(name: str, rules: Ruleset, lang: Lang = DEFAULT) -> list[discord.Embed]:
     """``/rule house:<name>``: the rules card of a club's house rules, then the text of each rule
-    they change (by the option's rule id, where the bundled texts have it)."""
-    lines = card_lines(name, rules)
+    they change (by the option's rule id, where the bundled texts have it), in ``lang``."""
+    lines = card_lines(name, rules, lang=lang)
     texts: dict[str, RuleText] = {}
     if rules.rule_book in RULESETS:
-        book = rulebook(rules.rule_book)
+        book = rulebook(rules.rule_book, lang)
         for spec in changed_options(rules):
             for rid in re.findall(r"[A-Z]{1,2}-[\d.]+", spec.rule):
                 entry = book.get(rid)
@@ -473,7 +542,7 @@ def house_embeds(name: str, rules: Ruleset) -> list[discord.Embed]:
         lines.append("")
         lines.append(f"**{entry.id} · {entry.title}**")
         lines.append(_clip(entry.text, 1500))
-    return _embeds(f"House rules {name}", lines, "", discord.Colour.dark_green())[:10]
+    return _embeds(t(lang, "House rules {name}", name=name), lines, "", discord.Colour.dark_green())[:10]
 
 
 class RulePage(
@@ -504,32 +573,37 @@ class RulePage(
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.user:
             await interaction.response.send_message(
-                f"Only the person who asked can turn these pages; ask /rule {self.ruleset} yourself.",
+                t(
+                    i18n.lang_of(interaction.locale),
+                    "Only the person who asked can turn these pages; ask /rule {ruleset} yourself.",
+                    ruleset=self.ruleset,
+                ),
                 ephemeral=True,
             )
             return False
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        lang = i18n.lang_of(interaction.locale)
         if self.ruleset not in RULESETS:
-            await interaction.response.send_message("that list is no longer available", ephemeral=True)
+            await interaction.response.send_message(t(lang, "that list is no longer available"), ephemeral=True)
             return
-        book = rulebook(self.ruleset)
-        embed, pages = rule_list_embed(book, self.page)
+        book = rulebook(self.ruleset, lang)
+        embed, pages = rule_list_embed(book, self.page, lang)
         await interaction.response.edit_message(
-            embed=embed, view=page_view(self.ruleset, self.page, pages, self.user)
+            embed=embed, view=page_view(self.ruleset, self.page, pages, self.user, lang)
         )
 
 
-def page_view(ruleset: str, page: int, pages: int, user: int) -> discord.ui.View | None:
+def page_view(ruleset: str, page: int, pages: int, user: int, lang: Lang = DEFAULT) -> discord.ui.View | None:
     if pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
     page = max(0, min(page, pages - 1))
     prev_page = page - 1 if page > 0 else 0
     next_page = page + 1 if page + 1 < pages else pages - 1
-    view.add_item(RulePage(ruleset, prev_page, user, label="◀ previous", disabled=page == 0))
-    view.add_item(RulePage(ruleset, next_page, user, label="next ▶", disabled=page + 1 >= pages))
+    view.add_item(RulePage(ruleset, prev_page, user, label=t(lang, "◀ previous"), disabled=page == 0))
+    view.add_item(RulePage(ruleset, next_page, user, label=t(lang, "next ▶"), disabled=page + 1 >= pages))
     return view
 
 
@@ -539,7 +613,7 @@ def page_view(ruleset: str, page: int, pages: int, user: int) -> discord.ui.View
 RULESET_CHOICES = [app_commands.Choice(name=rs, value=rs) for rs in RULESETS]
 
 
-def _ruleset_suggestions(current: str) -> list[app_commands.Choice[str]]:
+def _ruleset_suggestions(current: str, lang: Lang = DEFAULT) -> list[app_commands.Choice[str]]:
     names = sorted(set(ruleset_names()) | set(RULESETS))
     cur = current.strip().lower()
     hits = [n for n in names if n.startswith(cur)] + [
@@ -547,7 +621,7 @@ def _ruleset_suggestions(current: str) -> list[app_commands.Choice[str]]:
     ]
     return [
         app_commands.Choice(
-            name=n if n in ruleset_names() else f"{n} (rules only, not playable yet)", value=n
+            name=n if n in ruleset_names() else t(lang, "{ruleset} (rules only, not playable yet)", ruleset=n), value=n
         )
         for n in hits[:25]
     ]
@@ -630,7 +704,8 @@ class Lookups(commands.Cog):
         line = hand.strip() if not ruleset else f"{hand.strip()} ruleset={ruleset.strip()}"
         check_hand(line)  # a refusal is answered by the command tree's error handler (bot.command_tree)
         style = self.bot.prefs.player(interaction.guild_id, interaction.user.id)
-        ans = await _in_thread(interaction, score_hand, line, rules, house, style)
+        lang = i18n.lang_of(interaction.locale)
+        ans = await _in_thread(interaction, score_hand, line, rules, house, style, lang)
         lines = [f"`{ans.hand}`", *ans.lines]
         embeds = _embeds(ans.title, lines, "score.png", discord.Colour.gold())
         await _reply(interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="score.png"))
@@ -648,7 +723,7 @@ class Lookups(commands.Cog):
             ruleset = rules.name  # shanten depends on the tile set, which options do not change
         check_tiles(tiles, ruleset)
         style = self.bot.prefs.player(interaction.guild_id, interaction.user.id)
-        ans = await _in_thread(interaction, shanten_of, tiles, ruleset, style)
+        ans = await _in_thread(interaction, shanten_of, tiles, ruleset, style, i18n.lang_of(interaction.locale))
         embeds = _embeds(ans.title, ans.lines, "shanten.png", discord.Colour.blue())
         await _reply(
             interaction, embeds=embeds, file=discord.File(io.BytesIO(ans.png), filename="shanten.png")
@@ -681,7 +756,7 @@ class Lookups(commands.Cog):
     async def ruleset_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return _ruleset_suggestions(current)
+        return _ruleset_suggestions(current, i18n.lang_of(interaction.locale))
 
     @app_commands.command(
         name="rule",
@@ -699,23 +774,24 @@ class Lookups(commands.Cog):
         topic: str | None = None,
         house: str | None = None,
     ) -> None:
+        lang = i18n.lang_of(interaction.locale)
         if house:
             p = await self.bot.house.get(interaction.guild_id, house)
-            await interaction.response.send_message(embeds=house_embeds(p.name, p.rules))
+            await interaction.response.send_message(embeds=house_embeds(p.name, p.rules, lang))
             return
         if ruleset is None:
             raise LookupError_("Name a ruleset (`/rule ruleset:riichi`) or this club's house rules (`/rule house:<name>`).")
         name = ruleset.value
         if not topic or not topic.strip():
-            embed, pages = rule_list_embed(rulebook(name), 0)
-            view = page_view(name, 0, pages, interaction.user.id)
+            embed, pages = rule_list_embed(rulebook(name, lang), 0, lang)
+            view = page_view(name, 0, pages, interaction.user.id, lang)
             if view is None:
                 await interaction.response.send_message(embed=embed)
             else:
                 await interaction.response.send_message(embed=embed, view=view)
             return
-        entry, book, also = find_rule(name, topic)
-        await interaction.response.send_message(embed=rule_embed(entry, book, also[:30]))
+        entry, book, also = find_rule(name, topic, lang)
+        await interaction.response.send_message(embed=rule_embed(entry, book, also[:30], lang))
 
     @rule_cmd.autocomplete("topic")
     async def topic_autocomplete(
@@ -727,7 +803,7 @@ class Lookups(commands.Cog):
             return []
         return [
             app_commands.Choice(name=_clip(e.label, 100), value=e.id)
-            for e in rulebook(str(name)).suggest(current)
+            for e in rulebook(str(name), i18n.lang_of(interaction.locale)).suggest(current)
         ]
 
     rule_cmd.autocomplete("house")(house_autocomplete)

@@ -9,7 +9,8 @@ keep working after a restart.
 
 One visibility rule for the look-ups (``/leaderboard``, ``/stats``, ``/season list``): the answer is
 public, a refusal only for the asker; ``/stats`` checks before it defers, since a deferred answer
-keeps the visibility of its "thinking…". Players are typed as a mention, a member's name or
+keeps the visibility of its "thinking…". Every answer is in the asker's language
+(``i18n.lang_of(interaction.locale)``), the refusals through the command tree's handler. Players are typed as a mention, a member's name or
 nickname (resolved through the gateway's member search, which needs no privileged intent) or
 ``guest:Name``; bot accounts are refused. Limits: a name is matched exactly (case-insensitive), not
 by prefix; a member search that does not answer within 1.5 s falls back to the members already seen.
@@ -27,7 +28,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.command_tree import answer, organiser_only
+from bot.i18n import Lang, t, tn
 from bot.standings.service import (
     LEADERBOARD_ORDERS,
     Entry,
@@ -58,8 +61,9 @@ def _name(user: discord.abc.User) -> str:
 
 def _bot_refusal(name: str) -> StandingsError:
     return StandingsError(
-        f"{name} is a bot account, and only people can be players in the standings: "
-        f"mention a member (@name), or write guest:Name for someone without a Discord account"
+        "{name} is a bot account, and only people can be players in the standings: "
+        "mention a member (@name), or write guest:Name for someone without a Discord account",
+        name=name,
     )
 
 
@@ -148,7 +152,7 @@ class Members:
             uid = int(m[1] or m[2])
             member = self.cache.get(uid)
             if member is None:
-                raise StandingsError(f"<@{uid}> is not a member of this club: mention a member, or write guest:Name for a guest")
+                raise StandingsError("<@{user}> is not a member of this club: mention a member, or write guest:Name for a guest", user=uid)
             return self._who(member)
         name = " ".join(t.lstrip("@").split())
         found = self.named.get(name.casefold())
@@ -157,20 +161,24 @@ class Members:
         if found and len(found) > 1:
             listed = ", ".join(f"{_name(x)} ({x.name})" for x in found[:5]) + (" …" if len(found) > 5 else "")
             raise StandingsError(
-                f"{len(found)} members go by '{name}' ({listed}): mention the one you mean (@name), or write guest:{name} for a guest"
+                "{n} members go by '{name}' ({listed}): mention the one you mean (@name), or write guest:{name} for a guest",
+                n=len(found), name=name, listed=listed,
             )
         if not found:
-            raise StandingsError(f"I do not know a member called '{name}': mention them (@name), or write guest:{name} for a guest")
+            raise StandingsError("I do not know a member called '{name}': mention them (@name), or write guest:{name} for a guest", name=name)
         return self._who(found[0])
 
 
-def _game_text(g: GameRow, head: str) -> str:
+def _game_text(g: GameRow, head: str, lang: Lang = "en") -> str:
     lines = [head]
     for p in sorted(g.players, key=lambda p: (p.place, p.seat)):
-        delta = f", rating {p.rating_delta:+.1f}" if p.rating_delta is not None else ""
-        lines.append(f"{p.place}. {p.name}: {p.points:,} ({p.result:+.1f}{delta})")
+        if p.rating_delta is not None:
+            result = t(lang, "{result}, rating {delta}", result=f"{p.result:+.1f}", delta=f"{p.rating_delta:+.1f}")
+        else:
+            result = f"{p.result:+.1f}"
+        lines.append(f"{p.place}. {p.name}: {p.points:,} ({result})")
     if g.sticks:
-        lines.append(f"{g.sticks} riichi stick{'s' if g.sticks != 1 else ''} left on the table")
+        lines.append(tn(lang, "{n} riichi stick left on the table", "{n} riichi sticks left on the table", g.sticks))
     return "\n".join(lines)
 
 
@@ -217,41 +225,54 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
             interaction.guild_id, interaction.user.id, name, ruleset=ruleset or "riichi", rules=rules, house=house, start_points=start_points, return_points=return_points,
             uma=uma, rating=rating, min_games=min_games, ties=ties, leftover=leftover, parallel=parallel,
         )
+        lang = i18n.lang_of(interaction.locale)
         uma_text = "/".join(f"{x:+g}" for x in s.uma)
         listed = (
-            f"players need at least {s.min_games} game{'s' if s.min_games != 1 else ''} to appear on the leaderboard"
-            if s.min_games > 0 else "every player appears on the leaderboard from their first game"
+            tn(lang, "players need at least {n} game to appear on the leaderboard", "players need at least {n} games to appear on the leaderboard", s.min_games)
+            if s.min_games > 0 else t(lang, "every player appears on the leaderboard from their first game")
         )
+        played = t(lang, "house rules {house} ({ruleset})", house=s.house, ruleset=s.ruleset) if s.house else s.ruleset
         await interaction.response.send_message(
-            f"Season **{s.name}** has started: {f'house rules {s.house} ({s.ruleset})' if s.house else s.ruleset}, {s.start_points:,} start / {s.return_points:,} return, uma {uma_text}, "
-            f"rating {s.rating}; {listed}."
+            t(
+                lang,
+                "Season **{season}** has started: {rules}, {start} start / {back} return, uma {uma}, rating {rating}; {listed}.",
+                season=s.name, rules=played, start=f"{s.start_points:,}", back=f"{s.return_points:,}", uma=uma_text,
+                rating=s.rating, listed=listed,
+            )
         )
 
     @app_commands.command(name="end", description="End a season (organisers)")
     @organiser_only("end a season")
     async def end(self, interaction: discord.Interaction, season: str | None = None) -> None:
         s = await self.svc.end_season(interaction.guild_id, interaction.user.id, season)
-        await interaction.response.send_message(f"Season **{s.name}** has ended.")
+        await interaction.response.send_message(t(i18n.lang_of(interaction.locale), "Season **{season}** has ended.", season=s.name))
 
     @app_commands.command(name="rename", description="Rename a season (organisers)")
     @organiser_only("rename a season")
     async def rename(self, interaction: discord.Interaction, new_name: str, season: str | None = None) -> None:
         old = (await self.svc.season(interaction.guild_id, season)).name
         s = await self.svc.rename_season(interaction.guild_id, interaction.user.id, season, new_name)
-        await interaction.response.send_message(f"Season **{old}** is now called **{s.name}**.")
+        await interaction.response.send_message(
+            t(i18n.lang_of(interaction.locale), "Season **{old}** is now called **{new}**.", old=old, new=s.name)
+        )
 
     @app_commands.command(name="list", description="The seasons of this club")
     async def list_(self, interaction: discord.Interaction) -> None:
+        lang = i18n.lang_of(interaction.locale)
         seasons = await self.svc.list_seasons(interaction.guild_id)
         if not seasons:
-            await interaction.response.send_message("This club has no seasons yet: an organiser can start one with /season start.", ephemeral=True)
+            await interaction.response.send_message(
+                t(lang, "This club has no seasons yet: an organiser can start one with /season start."), ephemeral=True
+            )
             return
         lines = []
         for s in seasons:
             if self.svc.damage_of(s):
                 lines.append(f"**{s.name}** — {self.svc.damage_sentence(s)}.")
+            elif s.active:
+                lines.append(t(lang, "**{season}** — {ruleset}, rating {rating}, running", season=s.name, ruleset=s.ruleset, rating=s.rating))
             else:
-                lines.append(f"**{s.name}** — {s.ruleset}, rating {s.rating}, {'running' if s.active else 'ended'}")
+                lines.append(t(lang, "**{season}** — {ruleset}, rating {rating}, ended", season=s.name, ruleset=s.ruleset, rating=s.rating))
         await interaction.response.send_message("\n".join(lines))
 
     @app_commands.command(name="rebuild", description="Rebuild a season's ratings and standings from its games (organisers)")
@@ -259,13 +280,20 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
     async def rebuild(self, interaction: discord.Interaction, season: str | None = None) -> None:
         s, games = await self.svc.rebuild_season(interaction.guild_id, interaction.user.id, season, organiser=True)
         await interaction.response.send_message(
-            f"The standings of **{s.name}** were rebuilt from its {games} game{'s' if games != 1 else ''}."
+            tn(
+                i18n.lang_of(interaction.locale),
+                "The standings of **{season}** were rebuilt from its {n} game.",
+                "The standings of **{season}** were rebuilt from its {n} games.",
+                games, season=s.name,
+            )
         )
 
     @app_commands.command(name="export", description="Every result of a season as CSV")
     async def export(self, interaction: discord.Interaction, season: str | None = None) -> None:
         filename, data = await self.svc.export_csv(interaction.guild_id, season)
-        await interaction.response.send_message(f"The results of {filename[:-4]}:", file=discord.File(io.BytesIO(data), filename))
+        await interaction.response.send_message(
+            t(i18n.lang_of(interaction.locale), "The results of {season}:", season=filename[:-4]), file=discord.File(io.BytesIO(data), filename)
+        )
 
     end.autocomplete("season")(_StandingsCog._season_complete)
     rename.autocomplete("season")(_StandingsCog._season_complete)
@@ -286,7 +314,7 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
             if p is None and s is None:
                 continue
             if p is None or s is None:
-                raise StandingsError(f"player {i} needs both a name and a score")
+                raise StandingsError("player {n} needs both a name and a score", n=i)
             out.append(Entry(members.resolve(p), s))
         return out
 
@@ -303,7 +331,8 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     ) -> None:
         entries = await self._entries(interaction, [(p1, s1), (p2, s2), (p3, s3), (p4, s4)])
         g = await self.svc.add_result(interaction.guild_id, interaction.user.id, entries, sticks=sticks, seat_order=seat_order, season=season)
-        await interaction.response.send_message(_game_text(g, f"Game #{g.id} recorded:"))
+        lang = i18n.lang_of(interaction.locale)
+        await interaction.response.send_message(_game_text(g, t(lang, "Game #{game} recorded:", game=g.id), lang))
 
     @app_commands.command(name="edit", description="Correct a recorded game (organisers)")
     @organiser_only("edit a result")
@@ -315,17 +344,21 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         g = await self.svc.edit_result(
             interaction.guild_id, interaction.user.id, game, entries, organiser=True, sticks=sticks, seat_order=seat_order
         )
-        await interaction.response.send_message(_game_text(g, f"Game #{g.id} corrected; later ratings were recomputed:"))
+        lang = i18n.lang_of(interaction.locale)
+        await interaction.response.send_message(_game_text(g, t(lang, "Game #{game} corrected; later ratings were recomputed:", game=g.id), lang))
 
     @app_commands.command(name="void", description="Take a recorded game out of the standings (organisers)")
     @organiser_only("void a result")
     async def void(self, interaction: discord.Interaction, game: int, reason: str = "") -> None:
         g = await self.svc.void_result(interaction.guild_id, interaction.user.id, game, organiser=True, reason=reason)
         pending = g.data.get("not_recomputed")
+        lang = i18n.lang_of(interaction.locale)
         if pending:
-            await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere; {pending}.")
+            await interaction.response.send_message(t(lang, "Game #{game} is void: it no longer counts anywhere; {pending}.", game=game, pending=pending))
         else:
-            await interaction.response.send_message(f"Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.")
+            await interaction.response.send_message(
+                t(lang, "Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.", game=game)
+            )
 
     @app_commands.command(name="import", description="Record a game from a Tenhou / tenhou.net/6 / mjai log or a bot export")
     @app_commands.describe(
@@ -347,18 +380,32 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
             interaction.guild_id, interaction.user.id, text, file.filename, names=names, resolve=members.resolve,
             known_member=members.by_name, season=season,
         )
+        lang = i18n.lang_of(interaction.locale)
         parts = []
         for g in games:
-            note = "" if g.data.get("complete", True) else " (the log stops before the game's end: scores as it stops)"
-            parts.append(_game_text(g, f"Game #{g.id} imported from {file.filename}{note}:"))
+            if g.data.get("complete", True):
+                head = t(lang, "Game #{game} imported from {file}:", game=g.id, file=file.filename)
+            else:
+                head = t(
+                    lang, "Game #{game} imported from {file} (the log stops before the game's end: scores as it stops):",
+                    game=g.id, file=file.filename,
+                )
+            parts.append(_game_text(g, head, lang))
             diffs = g.data.get("house_differences")
             if isinstance(diffs, list):
                 house = (await self.svc.season(interaction.guild_id, season)).house
-                parts[-1] += "\n" + (
-                    f"The log played the season's house rules {house}." if not diffs
-                    else f"The log's rules differ from the season's house rules {house}: " + "; ".join(map(str, diffs[:10]))
-                    + (f" and {len(diffs) - 10} more" if len(diffs) > 10 else "") + "."
-                )
+                if not diffs:
+                    parts[-1] += "\n" + t(lang, "The log played the season's house rules {house}.", house=house)
+                elif len(diffs) > 10:
+                    parts[-1] += "\n" + t(
+                        lang, "The log's rules differ from the season's house rules {house}: {differences} and {n} more.",
+                        house=house, differences="; ".join(map(str, diffs[:10])), n=len(diffs) - 10,
+                    )
+                else:
+                    parts[-1] += "\n" + t(
+                        lang, "The log's rules differ from the season's house rules {house}: {differences}.",
+                        house=house, differences="; ".join(map(str, diffs)),
+                    )
         await interaction.followup.send("\n\n".join(parts))
 
     @app_commands.command(name="link", description="Count a guest's games for a member from now on (organisers)")
@@ -368,19 +415,25 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
             raise _bot_refusal(_name(member))
         who = Who.member(member.id, _name(member))
         await self.svc.link_guest(interaction.guild_id, interaction.user.id, guest, who, organiser=True)
-        await interaction.response.send_message(f"The games of guest {guest.removeprefix('guest:')} now count for {who.name}.")
+        await interaction.response.send_message(
+            t(
+                i18n.lang_of(interaction.locale), "The games of guest {guest} now count for {player}.",
+                guest=guest.removeprefix("guest:"), player=who.name,
+            )
+        )
 
     @app_commands.command(name="audit", description="Who changed which result, when (organisers)")
     @organiser_only("read the audit log")
     async def audit(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        lang = i18n.lang_of(interaction.locale)
         rows = await self.svc.repo.audit(interaction.guild_id, game_id=game)
         if not rows:
-            await interaction.response.send_message("Nothing in the audit log.", ephemeral=True)
+            await interaction.response.send_message(t(lang, "Nothing in the audit log."), ephemeral=True)
             return
         lines = [
-            (f"<t:{int(r.at)}:f>" if isinstance(r.at, int | float) and 0 <= r.at < 1e11 else "(time damaged)")
+            (f"<t:{int(r.at)}:f>" if isinstance(r.at, int | float) and 0 <= r.at < 1e11 else t(lang, "(time damaged)"))
             + (f" <@{r.actor_id}>" if isinstance(r.actor_id, int) else "")
-            + f" {r.action}" + (f" game #{r.game_id}" if r.game_id else "")
+            + f" {r.action}" + (" " + t(lang, "game #{game}", game=r.game_id) if r.game_id else "")
             for r in rows[-20:]
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
@@ -408,25 +461,33 @@ class LeaderboardPageButton(
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.user:
-            await answer(interaction, "These buttons belong to whoever asked for this leaderboard: use /leaderboard yourself.")
+            await answer(
+                interaction,
+                t(i18n.lang_of(interaction.locale), "These buttons belong to whoever asked for this leaderboard: use /leaderboard yourself."),
+            )
             return False
         return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        lang = i18n.lang_of(interaction.locale)
         try:
             page = await interaction.client.standings.leaderboard(interaction.guild_id, self.season, self.by, self.page)  # type: ignore[attr-defined]
         except StandingsError as e:
-            await answer(interaction, str(e))
+            await answer(interaction, e.sentence(lang) if lang != "en" else str(e))
             return
-        await interaction.response.edit_message(content=page.text(), view=leaderboard_view(page, self.user))
+        await interaction.response.edit_message(content=page.text(lang), view=leaderboard_view(page, self.user, lang))
 
 
-def leaderboard_view(page: LeaderboardPage, user: int) -> discord.ui.View | None:
+def leaderboard_view(page: LeaderboardPage, user: int, lang: Lang = "en") -> discord.ui.View | None:
     if page.pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(LeaderboardPageButton(page.season.id, page.by, max(0, page.page - 1), user, label="◀ previous", disabled=page.page == 0))
-    view.add_item(LeaderboardPageButton(page.season.id, page.by, page.page + 1, user, label="next ▶", disabled=page.page >= page.pages - 1))
+    view.add_item(
+        LeaderboardPageButton(page.season.id, page.by, max(0, page.page - 1), user, label=t(lang, "◀ previous"), disabled=page.page == 0)
+    )
+    view.add_item(
+        LeaderboardPageButton(page.season.id, page.by, page.page + 1, user, label=t(lang, "next ▶"), disabled=page.page >= page.pages - 1)
+    )
     return view
 
 
@@ -446,13 +507,14 @@ class BoardCog(_StandingsCog, commands.Cog):
     @app_commands.choices(by=_BY_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, season: str | None = None, by: str = "points") -> None:
         if by not in LEADERBOARD_ORDERS:
-            raise StandingsError(f"the leaderboard can be ordered by {', '.join(LEADERBOARD_ORDERS)}")
+            raise StandingsError("the leaderboard can be ordered by {orders}", orders=', '.join(LEADERBOARD_ORDERS))
+        lang = i18n.lang_of(interaction.locale)
         page = await self.svc.leaderboard(interaction.guild_id, season, by, 0)
-        view = leaderboard_view(page, interaction.user.id)
+        view = leaderboard_view(page, interaction.user.id, lang)
         if view is None:
-            await interaction.response.send_message(page.text())
+            await interaction.response.send_message(page.text(lang))
         else:
-            await interaction.response.send_message(page.text(), view=view)
+            await interaction.response.send_message(page.text(lang), view=view)
 
     @app_commands.command(name="stats", description="A player's results, rating and play statistics")
     @app_commands.describe(player="a member (you by default)", guest="a guest's name instead of a member", season="the season (the running one by default)")
@@ -468,9 +530,10 @@ class BoardCog(_StandingsCog, commands.Cog):
         # asker sees it, as for /leaderboard
         await self.svc.player_standing(interaction.guild_id, who, season)
         await interaction.response.defer(thinking=True)
-        st = await self.svc.player_stats(interaction.guild_id, who, season)
+        lang = i18n.lang_of(interaction.locale)
+        st = await self.svc.player_stats(interaction.guild_id, who, season, lang=lang)
         files = [discord.File(io.BytesIO(st.chart), filename="rating.png")] if st.chart else []
-        await interaction.followup.send(st.text(), files=files)
+        await interaction.followup.send(st.text(lang), files=files)
 
     leaderboard.autocomplete("season")(_StandingsCog._season_complete)
     stats.autocomplete("season")(_StandingsCog._season_complete)

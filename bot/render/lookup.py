@@ -4,18 +4,25 @@ Pure functions: plain data in, PNG bytes out (no Discord, no engine objects). Ti
 :func:`bot.render.tiles.tile_image` (cached there); the layout here is deliberately small, and the
 card pieces it shares with the result picture (title bar, indicator strip, breakdown rows, payments
 column) come from :mod:`bot.render.pictures`.
+
+Words: the callers give the title, rows, total, payments and footer already in the reader's
+language; the labels drawn here (the indicator groups, "… and N more") come from the catalogs in
+the ``lang`` the render functions take, and every word is drawn in :func:`bot.render.fonts.text_font`
+(the bundled Japanese font in Japanese) through :func:`bot.render.fonts.draw_text`.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from .fonts import FontT, font
-from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line
+from bot import i18n
+from bot.i18n import DEFAULT, Lang
+
+from .fonts import FontT, draw_text, font, picture_lang, text_font, text_in
+from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line, to_png
 from .tiles import BACK, FELT, Style, tile_image, tile_size, tiles_in
 
 __all__ = ["LookupMeld", "ShantenRow", "render_score_card", "render_shanten_card"]
@@ -42,11 +49,14 @@ class LookupMeld:
 @dataclass(frozen=True, slots=True)
 class ShantenRow:
     """One line of the shanten picture: ``discard`` (a tile code, or None for a 13-tile hand),
-    a label (``"tenpai, 8 tiles"``) and the kinds that improve the hand."""
+    a label (``"tenpai, 8 tiles"``) and the kinds that improve the hand. ``measure``: the text the
+    label column is sized for besides the label (its English, so that a card keeps one width in
+    every language); empty: the label alone."""
 
     discard: int | None
     label: str
     tiles: Sequence[int] = field(default_factory=tuple)
+    measure: str = ""
 
 
 @dataclass(slots=True)
@@ -67,10 +77,7 @@ def _fit(text: str, f: FontT, max_w: float) -> str:
 
 def _png(img: Image.Image) -> bytes:
     # flat drawings: 256 colours without dithering look the same at about a third of the size
-    q = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    q.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return to_png(img, palette=True, compress_level=6)
 
 
 def _hand_row(
@@ -126,7 +133,7 @@ def _small_strip(img: Image.Image, codes: Sequence[int], x0: int, baseline: int,
     x = x0
     for i, c in enumerate(codes):
         if x + w > x0 + max_w:
-            ImageDraw.Draw(img).text((x + 2, baseline - h / 2), "…", font=font(18), fill=MUTED, anchor="lm")
+            draw_text(ImageDraw.Draw(img), (x + 2, baseline - h / 2), "…", font=text_font(18), fill=MUTED, anchor="lm")
             break
         t = tile_image(c, SMALL_W)
         img.paste(t, (x, baseline - h), t)
@@ -141,7 +148,7 @@ def _card(
     just under the hand."""
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    _header_bar(d, width, title, font(28), pad=PAD, bar_h=40, text_y=16)
+    _header_bar(d, width, title, text_font(28), pad=PAD, bar_h=40, text_y=16)
     y = PAD + 40 + 12
     _paste_row(img, tiles, HAND_W, PAD, y + th)
     return img, d, y + th
@@ -160,11 +167,13 @@ def render_score_card(
     ura: Sequence[int] = (),
     footer: str = "",
     style: Style | None = None,
+    lang: Lang = DEFAULT,
 ) -> bytes:
     """A scored hand: a title bar, the hand (winning tile set apart in a gold frame, melds after it),
     dora / ura indicators, then the breakdown — one ``(name, value)`` row per yaku or item, the total
-    line, and each seat's payment; ``style`` is the tile style (None: the one in force)."""
-    with tiles_in(style):
+    line, and each seat's payment; ``style`` is the tile style (None: the one in force), ``lang``
+    the language of the labels drawn here (the texts given are drawn as they are)."""
+    with tiles_in(style), text_in(lang):
         return _score_card(concealed, melds, win_tile, title, rows, total, payments, dora, ura, footer)
 
 
@@ -182,8 +191,8 @@ def _score_card(
 ) -> bytes:
     tw, th = tile_size(HAND_W)
     tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
-    f_row = font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
-    f_small = font(19, "regular")
+    f_row = text_font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
+    f_small = text_font(19, "regular")
     row_h = 32
     sw, sh = tile_size(SMALL_W)
     dora_h = sh + 26 if (dora or ura) else 0
@@ -209,7 +218,8 @@ def _score_card(
         def indicators(codes: Sequence[int], x: int, baseline: int) -> int:
             return _small_strip(img, codes, x, baseline, width - x - PAD)
 
-        groups = (("Dora indicators", dora), ("Ura indicators", ura))
+        lang = picture_lang()
+        groups = ((i18n.t(lang, "Dora indicators"), dora), (i18n.t(lang, "Ura indicators"), ura))
         _indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
         y += dora_h
     d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
@@ -221,7 +231,7 @@ def _score_card(
     yy = y + len(rows) * row_h + row_h / 2
     # the total spans the card when the payments end above it
     total_w = width - 2 * PAD if len(payments) <= len(rows) else col_val - PAD
-    d.text((PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
+    draw_text(d, (PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
     if payments:
         _payments_column(
             d,
@@ -236,7 +246,8 @@ def _score_card(
             amount="{:+,}".format,
         )
     if footer:
-        d.text(
+        draw_text(
+            d,
             (PAD, height - PAD - 8),
             _fit(footer, f_small, width - 2 * PAD),
             font=f_small,
@@ -253,11 +264,12 @@ def render_shanten_card(
     rows: Sequence[ShantenRow],
     max_rows: int = 14,
     style: Style | None = None,
+    lang: Lang = DEFAULT,
 ) -> bytes:
     """A hand and what improves it: one row per useful discard (the discard, a label such as
     ``"1-shanten · 12 tiles"`` and the improving kinds), or one row for a 13-tile hand; ``style``
-    as for :func:`render_score_card`."""
-    with tiles_in(style):
+    and ``lang`` as for :func:`render_score_card`."""
+    with tiles_in(style), text_in(lang):
         return _shanten_card(hand, title, rows, max_rows)
 
 
@@ -265,9 +277,10 @@ def _shanten_card(hand: Sequence[int], title: str, rows: Sequence[ShantenRow], m
     tw, th = tile_size(HAND_W)
     tiles, hand_w = _hand_row(hand, None, (), tw)
     sw, sh = tile_size(SMALL_W)
-    f_row = font(22)
+    f_row = text_font(22)
     shown = list(rows[:max_rows])
-    label_w = max([int(f_row.getlength(r.label)) for r in shown] + [120]) + 12
+    f_measure = font(22)  # the English font: the width a row's ``measure`` text takes
+    label_w = max([int(max(f_row.getlength(r.label), f_measure.getlength(r.measure))) for r in shown] + [120]) + 12
     longest = max([len(r.tiles) for r in shown] + [1])
     strip_w = longest * (sw + 1)
     row_h = sh + 12
@@ -284,17 +297,18 @@ def _shanten_card(hand: Sequence[int], title: str, rows: Sequence[ShantenRow], m
         if r.discard is not None:
             t = tile_image(r.discard, SMALL_W)
             img.paste(t, (x, base - sh), t)
-            d.text((x + sw + 4, base - sh / 2), "→", font=f_row, fill=MUTED, anchor="lm")
+            draw_text(d, (x + sw + 4, base - sh / 2), "→", font=f_row, fill=MUTED, anchor="lm")
             x += sw + 24
-        d.text((x, base - sh / 2), _fit(r.label, f_row, label_w - 8), font=f_row, fill=TEXT, anchor="lm")
+        draw_text(d, (x, base - sh / 2), _fit(r.label, f_row, label_w - 8), font=f_row, fill=TEXT, anchor="lm")
         x += label_w
         _small_strip(img, r.tiles, x, base, width - x - PAD)
         y += row_h
     if extra:
-        d.text(
+        draw_text(
+            d,
             (PAD, y + 12),
-            f"… and {len(rows) - len(shown)} more",
-            font=font(15, "regular"),
+            i18n.t(picture_lang(), "… and {n} more", n=len(rows) - len(shown)),
+            font=text_font(15, "regular"),
             fill=MUTED,
             anchor="lm",
         )

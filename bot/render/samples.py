@@ -296,9 +296,9 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
             _p("1234m5678p2399s1z"),
             title=i18n.t(L, "{shanten} ({n} tiles) — ruleset {ruleset}", shanten=_shanten(L, 1), n=14, ruleset="riichi"),
             rows=[
-                ShantenRow(_p("1z")[0], _ukeire(L, 1, 6, 20), _p("14m4589p1s")),
-                ShantenRow(_p("1m")[0], _ukeire(L, 1, 5, 16), _p("4m4589p")),
-                ShantenRow(_p("2s")[0], _ukeire(L, 1, 3, 10), _p("4m49p")),
+                ShantenRow(_p("1z")[0], _ukeire(L, 1, 6, 20), _p("14m4589p1s"), _ukeire(DEFAULT, 1, 6, 20)),
+                ShantenRow(_p("1m")[0], _ukeire(L, 1, 5, 16), _p("4m4589p"), _ukeire(DEFAULT, 1, 5, 16)),
+                ShantenRow(_p("2s")[0], _ukeire(L, 1, 3, 10), _p("4m49p"), _ukeire(DEFAULT, 1, 3, 10)),
             ],
         ),
         "rules_card": lambda: render_card(

@@ -7,6 +7,11 @@ the line's data, the limits and the two texts, then draws. Matplotlib is not thr
 serialises the calls on that figure. Fixed margins instead of ``tight_layout``, a few ticks, and the
 PNG written by Pillow at a low compression level.
 
+Words in the reader's language: the caller gives the title and the y label already translated;
+the x label comes from the catalogs in ``lang``, and in Japanese every text of the chart (title,
+labels) is drawn in the bundled Japanese font (:data:`bot.render.fonts.JA_FONT`), which
+matplotlib's default DejaVu cannot replace (it has no kana or kanji).
+
 Sized for a phone: Discord's mobile client shows a picture about 360 px wide, so the chart is drawn
 at 720 x 540 (4:3, twice that width) with fonts of 13-15 pt at 144 dpi, which are 13-15 px tall on
 such a screen.
@@ -20,12 +25,16 @@ from collections.abc import Sequence
 
 import matplotlib
 
+from bot.i18n import DEFAULT, Lang, t
+from bot.render.fonts import JA_FONT
+
 matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.font_manager import FontProperties  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
@@ -51,7 +60,9 @@ class _Chart:
         # tick label on each draw to find room for them
         self.title: Text = ax.set_title("", fontsize=TITLE_PT, y=1.0, pad=8)
         self.ylabel: Text = ax.set_ylabel("rating", fontsize=LABEL_PT)
-        ax.set_xlabel("games played", fontsize=LABEL_PT)
+        self.xlabel: Text = ax.set_xlabel("games played", fontsize=LABEL_PT)
+        self.lang: Lang = DEFAULT
+        self.default_font = self.title.get_fontproperties().copy()
         ax.yaxis.set_label_coords(-0.17, 0.5)
         ax.xaxis.set_label_coords(0.5, -0.13)
         ax.xaxis.set_major_locator(MaxNLocator(5, integer=True))
@@ -74,13 +85,26 @@ class _Chart:
             cut -= 1
             self.title.set_text(title[:cut].rstrip() + "…")
 
-    def render(self, ratings: Sequence[float], title: str, label: str) -> Image.Image:
+    def _set_lang(self, lang: Lang) -> None:
+        """The words' font and the x label for ``lang`` (changed only when the language does)."""
+        if lang == self.lang:
+            return
+        self.lang = lang
+        family = _ja_font() if lang == "ja" else self.default_font
+        for text, size in ((self.title, TITLE_PT), (self.ylabel, LABEL_PT), (self.xlabel, LABEL_PT)):
+            fp = family.copy()
+            fp.set_size(size)
+            text.set_fontproperties(fp)
+        self.xlabel.set_text(t(lang, "games played"))
+
+    def render(self, ratings: Sequence[float], title: str, label: str, lang: Lang = DEFAULT) -> Image.Image:
         ys = np.array(ratings, dtype=float)  # a copy: the caller's sequence stays as it was
         ys[~np.isfinite(ys)] = np.nan  # a gap in the line, never an infinite limit
         n = len(ys)
         xs = np.arange(1, n + 1)
         self.line.set_data(xs, ys)
         self.line.set_marker("o" if n == 1 else "None")  # a single game is a point, not a line
+        self._set_lang(lang)
         self._fit_title(title)
         self.ylabel.set_text(label)
         # the same 5% margins matplotlib's autoscale would give, without its relim/autoscale pass
@@ -96,19 +120,24 @@ class _Chart:
         return Image.frombuffer("RGBA", (w, h), rgba, "raw", "RGBA", 0, 1).convert("RGB")  # a copy of the canvas
 
 
+def _ja_font() -> FontProperties:
+    return FontProperties(fname=str(JA_FONT))
+
+
 _lock = threading.Lock()
 _chart: _Chart | None = None
 
 
-def rating_chart(ratings: Sequence[float], *, title: str, label: str = "rating") -> bytes:
-    """A PNG line chart of ``ratings`` after each game (x = game number). Thread-safe."""
+def rating_chart(ratings: Sequence[float], *, title: str, label: str = "rating", lang: Lang = DEFAULT) -> bytes:
+    """A PNG line chart of ``ratings`` after each game (x = game number), its words in ``lang``.
+    Thread-safe."""
     if not ratings:
         raise ValueError("a rating chart needs at least one rating")
     global _chart
     with _lock:
         if _chart is None:
             _chart = _Chart()
-        img = _chart.render(ratings, title, label)
+        img = _chart.render(ratings, title, label, lang)
     buf = io.BytesIO()  # encoding needs only the copy: outside the lock, zlib lets another chart draw meanwhile
     img.save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()

@@ -36,6 +36,7 @@ import aiosqlite
 
 from bot.errors import UserError
 from bot.house import plays_alike, rule_differences, rules_of
+from bot.i18n import DEFAULT, N_, Lang, t, tn
 from bot.standings.chart import rating_chart
 from bot.standings.damage import (
     SETTLING,
@@ -110,10 +111,12 @@ class Who:
 
 
 RATING_EXPLAINED = {
-    "openskill": "rating = mu − 3 sigma (openskill): a careful estimate of skill that grows with games played, "
-    "so at the same results a player with fewer games ranks lower",
-    "tenhou": "rating = Tenhou's R: starts at 1500 and moves with each game's place against the table's average R",
-    "points": "rating = the running total of the results (uma/oka)",
+    "openskill": N_(
+        "rating = mu − 3 sigma (openskill): a careful estimate of skill that grows with games played, "
+        "so at the same results a player with fewer games ranks lower"
+    ),
+    "tenhou": N_("rating = Tenhou's R: starts at 1500 and moves with each game's place against the table's average R"),
+    "points": N_("rating = the running total of the results (uma/oka)"),
 }
 NAME_WIDTH = 20  # a leaderboard line stays within a phone's width: place, name, value, games
 
@@ -133,21 +136,28 @@ class LeaderboardPage:
     rows: list[tuple[int, StandingRow]]
     notes: list[str] = field(default_factory=list)  # damaged things, one sentence each
 
-    def text(self) -> str:
+    def text(self, lang: Lang = DEFAULT) -> str:
         """One line per player (place, name, the value ranked by, games): no code block, so each line
-        wraps like ordinary text on a phone instead of scrolling sideways."""
+        wraps like ordinary text on a phone instead of scrolling sideways. In ``lang``."""
         head = {
-            "points": "points (uma/oka total)",
-            "rating": f"rating ({self.season.rating})",
-            "placement": "average placement (lower is better)",
+            "points": t(lang, "points (uma/oka total)"),
+            "rating": t(lang, "rating ({system})", system=self.season.rating),
+            "placement": t(lang, "average placement (lower is better)"),
         }[self.by]
-        lines = [f"**{_markdown_safe(self.season.name)}** — ranked by {head}, page {self.page + 1}/{max(1, self.pages)}"]
+        lines = [
+            t(
+                lang, "**{season}** — ranked by {order}, page {page}/{pages}",
+                season=_markdown_safe(self.season.name), order=head, page=self.page + 1, pages=max(1, self.pages),
+            )
+        ]
         if self.by == "rating":
-            lines.append(f"-# {RATING_EXPLAINED.get(self.season.rating, 'rating of the season')}")
+            lines.append(f"-# {t(lang, RATING_EXPLAINED.get(self.season.rating, N_('rating of the season')))}")
         lines += [_sentence(n) for n in self.notes]
         if not self.rows:
-            need = f" with at least {self.season.min_games} games" if self.season.min_games > 0 else ""
-            lines.append(f"No players{need} yet.")
+            if self.season.min_games > 0:
+                lines.append(t(lang, "No players with at least {n} games yet.", n=self.season.min_games))
+            else:
+                lines.append(t(lang, "No players yet."))
             return "\n".join(lines)
         damaged = False
         for rank, s in self.rows:
@@ -158,18 +168,22 @@ class LeaderboardPage:
                 lines.append(f"{rank}. {_markdown_safe(str(label)[:NAME_WIDTH])} · damaged in the database: {standing_damage_text(bad)}")
                 continue
             name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
-            games = f"{s.games} game{'s' if s.games != 1 else ''}"
+            games = tn(lang, "{n} game", "{n} games", s.games)
             if self.by == "points":
-                value = f"**{s.points_after_penalties:+.1f}**" + (f" (penalties −{s.penalty:g})" if s.penalty else "")
+                value = f"**{s.points_after_penalties:+.1f}**"
+                if s.penalty:
+                    value = t(lang, "{value} (penalties −{penalty})", value=value, penalty=f"{s.penalty:g}")
             elif self.by == "rating":
                 value = f"**{s.rating:.1f}** ({s.result_total:+.1f})"
             else:
-                value = f"**{s.average_place:.2f}** avg place"
+                value = t(lang, "**{place}** avg place", place=f"{s.average_place:.2f}")
             lines.append(f"{rank}. {_markdown_safe(name)} · {value} · {games}")
         if damaged:
-            lines.append("A damaged line can be repaired: an organiser can rebuild the season's standings from its games with /season rebuild.")
+            lines.append(
+                t(lang, "A damaged line can be repaired: an organiser can rebuild the season's standings from its games with /season rebuild.")
+            )
         if self.season.min_games > 0:
-            lines.append(f"-# players with fewer than {self.season.min_games} games are not listed")
+            lines.append(f"-# {t(lang, 'players with fewer than {n} games are not listed', n=self.season.min_games)}")
         return "\n".join(lines)
 
 
@@ -191,27 +205,44 @@ class PlayerStats:
     def placement_distribution(self) -> list[int]:
         return self.standing.places[: self.season.players]
 
-    def text(self) -> str:
+    def text(self, lang: Lang = DEFAULT) -> str:
+        """The player's season in ``lang``: games and places, points, rating, and the play
+        statistics of their bot games."""
         s = self.standing
         n = self.season.players
         dist = " / ".join(f"{c}" for c in s.places[:n])
         pct = " / ".join(f"{100 * c / s.games:.0f}%" for c in s.places[:n]) if s.games else ""
+        if n == 3:
+            places = t(lang, "games: {games}; places 1st–3rd: {counts} ({shares})", games=s.games, counts=dist, shares=pct)
+        else:
+            places = t(lang, "games: {games}; places 1st–4th: {counts} ({shares})", games=s.games, counts=dist, shares=pct)
         lines = [
-            f"**{self.who.name}** in {self.season.name}",
-            f"games: {s.games}; places 1st–{'3rd' if n == 3 else '4th'}: {dist} ({pct})",
-            f"average placement: {s.average_place:.2f}",
-            f"points (uma/oka): total {s.result_total:+.1f}, average {s.result_total / s.games:+.2f}" if s.games else "points: none",
-            f"penalties: −{s.penalty:g}; points after penalties: {s.points_after_penalties:+.1f}" if s.penalty else "",
-            f"average final score: {s.points_total / s.games:,.0f}" if s.games else "",
-            f"rating ({self.season.rating}): {s.rating:.1f}",
+            t(lang, "**{player}** in {season}", player=self.who.name, season=self.season.name),
+            places,
+            t(lang, "average placement: {place}", place=f"{s.average_place:.2f}"),
+            t(
+                lang, "points (uma/oka): total {total}, average {average}",
+                total=f"{s.result_total:+.1f}", average=f"{s.result_total / s.games:+.2f}",
+            ) if s.games else t(lang, "points: none"),
+            t(
+                lang, "penalties: −{penalty}; points after penalties: {points}",
+                penalty=f"{s.penalty:g}", points=f"{s.points_after_penalties:+.1f}",
+            ) if s.penalty else "",
+            t(lang, "average final score: {score}", score=f"{s.points_total / s.games:,.0f}") if s.games else "",
+            t(lang, "rating ({system}): {rating}", system=self.season.rating, rating=f"{s.rating:.1f}"),
         ]
         p = self.play
         if p is not None and p.hands:
             r = p.rates()
             lines.append(
-                f"bot games: {self.bot_games} ({p.hands} hands) — win {_pct(r['win_rate'])}, deal-in {_pct(r['deal_in_rate'])}, "
-                f"riichi {_pct(r['riichi_rate'])}, call {_pct(r['call_rate'])}; average win {_num(r['average_win'])}, "
-                f"average deal-in {_num(r['average_deal_in'])}"
+                t(
+                    lang,
+                    "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
+                    "average win {average_win}, average deal-in {average_deal_in}",
+                    games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
+                    riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
+                    average_deal_in=_num(r["average_deal_in"]),
+                )
             )
         lines += [_sentence(n) for n in self.notes]
         return "\n".join(x for x in lines if x)
@@ -247,7 +278,7 @@ class StandingsService:
         self._tasks: set[asyncio.Task[Any]] = set()
         # (season, player, games) -> ((title, label, hash of the ratings), PNG), least recently used first
         self._damage: dict[int, dict[str, str]] = {}  # season id -> damaged columns, as last read
-        self._charts: OrderedDict[tuple[int, str, int], tuple[tuple[str, str, int], bytes]] = OrderedDict()
+        self._charts: OrderedDict[tuple[int, str, int, str], tuple[tuple[str, str, int], bytes]] = OrderedDict()
         if self.on_bot_game not in repo.game_recorders:
             repo.game_recorders.append(self.on_bot_game)
         #: run inside the write that records a typed-in result (``/result add``), after it is rated:
@@ -267,11 +298,11 @@ class StandingsService:
 
     async def close(self) -> None:
         """Cancel background work (before the repository closes)."""
-        for t in list(self._tasks):
-            t.cancel()
-        for t in list(self._tasks):
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
             with contextlib.suppress(BaseException):
-                await t
+                await task
         self._tasks.clear()
 
     def system(self, name: str) -> RatingSystem:
@@ -306,9 +337,9 @@ class StandingsService:
         try:
             rs = rules if rules is not None else find_ruleset(ruleset)
         except (UnknownRuleset, KeyError, ValueError):
-            raise StandingsError(f"unknown ruleset '{ruleset}': choose one of {', '.join(ruleset_names())}") from None
+            raise StandingsError("unknown ruleset '{ruleset}': choose one of {choices}", ruleset=ruleset, choices=', '.join(ruleset_names())) from None
         if rating not in RATING_SYSTEMS:
-            raise StandingsError(f"unknown rating system '{rating}': choose one of {', '.join(RATING_SYSTEMS)}")
+            raise StandingsError("unknown rating system '{rating}': choose one of {choices}", rating=rating, choices=', '.join(RATING_SYSTEMS))
         if ties not in ("seat", "split") or leftover not in ("first", "none"):
             raise StandingsError("ties must be seat or split, and leftover sticks first or none")
         if min_games < 0:
@@ -319,16 +350,17 @@ class StandingsService:
         ret = opts.return_points if return_points is None else return_points
         uma_t = tuple(float(x) for x in opts.uma) if uma is None else _parse_uma(uma, n)
         if len(uma_t) != n:
-            raise StandingsError(f"the uma needs {n} numbers, one per place")
+            raise StandingsError("the uma needs {n} numbers, one per place", n=n)
         if abs(sum(uma_t)) > 1e-9:
-            raise StandingsError(f"the uma must add up to 0; {', '.join(f'{x:g}' for x in uma_t)} adds up to {sum(uma_t):g}")
+            raise StandingsError("the uma must add up to 0; {uma} adds up to {total}", uma=', '.join(f'{x:g}' for x in uma_t), total=f"{sum(uma_t):g}")
         existing = await self.list_seasons(guild_id)
         if any(s.name.casefold() == name.casefold() for s in existing):
-            raise StandingsError(f"this club already has a season called '{name}'")
+            raise StandingsError("this club already has a season called '{name}'", name=name)
         active = [s for s in existing if s.active and not self.damage_of(s)]
         if active and not parallel:
             raise StandingsError(
-                f"the season '{active[-1].name}' is still running: end it with /season end, or start this one with parallel:true"
+                "the season '{season}' is still running: end it with /season end, or start this one with parallel:true",
+                season=active[-1].name,
             )
         sid = await self.repo.create_season(
             actor_id, guild_id=guild_id, name=name, ruleset=rs.name, players=n, start_points=start, return_points=ret,
@@ -374,7 +406,7 @@ class StandingsService:
     async def _reload_id(self, season_id: int) -> SeasonRow:
         got = await read_season(self.repo.db, season_id)
         if got is None:
-            raise StandingsError(f"season #{season_id} is missing from the database")
+            raise StandingsError("season #{season} is missing from the database", season=season_id)
         self._damage[got[0].id] = got[1]
         return got[0]
 
@@ -386,14 +418,15 @@ class StandingsService:
             for s in seasons:
                 if s.name.casefold() == want:
                     return s
-            raise StandingsError(f"this club has no season called '{name}'")
+            raise StandingsError("this club has no season called '{name}'", name=name)
         active = [s for s in seasons if s.active and "active" not in self.damage_of(s)]
         if not active:
             unsure = [s for s in seasons if "active" in self.damage_of(s)]
             if unsure:
                 raise StandingsError(
-                    f"no season is known to be running: whether the season '{unsure[-1].name}' runs is damaged in the database; "
-                    f"name a season with season:, or an organiser can end it with /season end season:{unsure[-1].name} and start a new one"
+                    "no season is known to be running: whether the season '{season}' runs is damaged in the database; "
+                    "name a season with season:, or an organiser can end it with /season end season:{season} and start a new one",
+                    season=unsure[-1].name,
                 )
             raise StandingsError("no season is running in this club: an organiser can start one with /season start")
         return active[-1]
@@ -401,7 +434,7 @@ class StandingsService:
     async def end_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None) -> SeasonRow:
         s = await self.season(guild_id, name)
         if not s.active and "active" not in self.damage_of(s):
-            raise StandingsError(f"the season '{s.name}' has already ended")
+            raise StandingsError("the season '{season}' has already ended", season=s.name)
         await self.repo.update_season(s.id, actor_id, "season end", active=0, ended_at=self.clock())
         return await self._reload_id(s.id)
 
@@ -411,7 +444,7 @@ class StandingsService:
         if not new or len(new) > 60:
             raise StandingsError("a season needs a name of 1 to 60 characters")
         if any(o.name.casefold() == new.casefold() and o.id != s.id for o in await self._club(guild_id)):
-            raise StandingsError(f"this club already has a season called '{new}'")
+            raise StandingsError("this club already has a season called '{name}'", name=new)
         await self.repo.update_season(s.id, actor_id, "season rename", name=new)
         return await self._reload_id(s.id)
 
@@ -511,27 +544,36 @@ class StandingsService:
     def _validate(self, season: SeasonRow, entries: Sequence[Entry], sticks: int) -> None:
         n = len(entries)
         if n not in (3, 4):
-            raise StandingsError(f"a result needs 3 or 4 players, not {n}")
+            raise StandingsError("a result needs 3 or 4 players, not {n}", n=n)
         if n != season.players:
-            raise StandingsError(f"the season '{season.name}' plays {season.players}-player games, and this result has {n} players")
+            raise StandingsError("the season '{season}' plays {players}-player games, and this result has {n} players", season=season.name, players=season.players, n=n)
         seen: dict[str, str] = {}
         for e in entries:
             if e.who.player in seen:
-                raise StandingsError(f"{e.who.name} is listed twice: every seat needs a different player")
+                raise StandingsError("{player} is listed twice: every seat needs a different player", player=e.who.name)
             seen[e.who.player] = e.who.name
         if sticks < 0:
             raise StandingsError("the number of riichi sticks left on the table cannot be negative")
         for e in entries:
             if e.score % 100:
-                raise StandingsError(f"scores are counted in hundreds: {e.who.name}'s {e.score} is not")
+                raise StandingsError("scores are counted in hundreds: {player}'s {score} is not", player=e.who.name, score=e.score)
         total = sum(e.score for e in entries)
         want = season.start_points * n - 1000 * sticks
         if total != want:
-            stick_text = f" with {sticks} riichi stick{'s' if sticks != 1 else ''} left on the table" if sticks else ""
-            raise StandingsError(
-                f"the scores add up to {total:,}, but {n} players starting at {season.start_points:,}{stick_text} "
-                f"must add up to {want:,} (off by {total - want:+,})"
-            )
+            amounts = {"total": f"{total:,}", "n": n, "start": f"{season.start_points:,}", "want": f"{want:,}", "off": f"{total - want:+,}"}
+            if sticks == 1:
+                raise StandingsError(
+                    "the scores add up to {total}, but {n} players starting at {start} with 1 riichi stick left on the table "
+                    "must add up to {want} (off by {off})",
+                    **amounts,
+                )
+            if sticks:
+                raise StandingsError(
+                    "the scores add up to {total}, but {n} players starting at {start} with {sticks} riichi sticks left on the table "
+                    "must add up to {want} (off by {off})",
+                    sticks=sticks, **amounts,
+                )
+            raise StandingsError("the scores add up to {total}, but {n} players starting at {start} must add up to {want} (off by {off})", **amounts)
 
     async def add_result(
         self, guild_id: int | None, actor_id: int | None, entries: Sequence[Entry], *, sticks: int = 0, seat_order: bool = False,
@@ -542,7 +584,7 @@ class StandingsService:
         it, equal scores share their places' uma."""
         s = await self.season(guild_id, season)
         if not s.active:
-            raise StandingsError(f"the season '{s.name}' has ended; results can only be added to a running season")
+            raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
         self._require_sound(s, "adding this result")
         self._validate(s, entries, sticks)
         ties = s.ties if seat_order else "split"
@@ -573,14 +615,14 @@ class StandingsService:
         except (CorruptRow, TypeError, ValueError) as e:
             head = await game_header(self.repo.db, game_id)
             if head is None or head[0] != guild_id:
-                raise StandingsError(f"this club has no game #{game_id}") from None
+                raise StandingsError("this club has no game #{game}", game=game_id) from None
             why = e.why if isinstance(e, CorruptRow) else await self._game_why(head[1], game_id)
             raise _DamagedGame(
                 game_id, head[1], f"game #{game_id} is damaged in the database ({why}): it cannot be read or corrected; an organiser can "
                 f"take it out with /result void game:{game_id} and enter it again with /result add"
             ) from None
         if g is None or g.guild_id != guild_id:
-            raise StandingsError(f"this club has no game #{game_id}")
+            raise StandingsError("this club has no game #{game}", game=game_id)
         return g
 
     async def _game_why(self, season_id: Any, game_id: int) -> str:
@@ -594,7 +636,7 @@ class StandingsService:
 
     async def _game_season(self, g: GameRow) -> SeasonRow:
         if g.season_id is None:
-            raise StandingsError(f"game #{g.id} belongs to no season")
+            raise StandingsError("game #{game} belongs to no season", game=g.id)
         got = await read_season(self.repo.db, g.season_id) if isinstance(g.season_id, int) else None
         if got is None:
             raise StandingsError(
@@ -632,9 +674,9 @@ class StandingsService:
             raise StandingsError("only an organiser can edit a result")
         g = await self._game_in_club(guild_id, game_id)
         if g.status == "void":
-            raise StandingsError(f"game #{game_id} was voided and cannot be edited")
+            raise StandingsError("game #{game} was voided and cannot be edited", game=game_id)
         if g.source == "bot":
-            raise StandingsError(f"game #{game_id} was played at a bot table: its scores come from the game itself; void it instead")
+            raise StandingsError("game #{game} was played at a bot table: its scores come from the game itself; void it instead", game=game_id)
         s = await self._game_season(g)
         self._require_sound(s, "correcting this result")
         self._validate(s, entries, sticks)
@@ -665,7 +707,7 @@ class StandingsService:
         except _DamagedGame as e:
             return await self._void_damaged(guild_id, actor_id, e, reason)
         if g.status == "void":
-            raise StandingsError(f"game #{game_id} is already void")
+            raise StandingsError("game #{game} is already void", game=game_id)
         s = await self._game_season(g) if g.season_id is not None else None
         pending = None
         if s is not None:
@@ -702,7 +744,7 @@ class StandingsService:
         bot's host to look at) and the season's ratings are recomputed without it."""
         head = await game_header(self.repo.db, e.game_id)
         if head is not None and head[2] == "void":
-            raise StandingsError(f"game #{e.game_id} is already void")
+            raise StandingsError("game #{game} is already void", game=e.game_id)
         s = None
         if isinstance(e.season_id, int):
             got = await read_season(self.repo.db, e.season_id)
@@ -733,7 +775,7 @@ class StandingsService:
         g = Who.guest(guest[6:] if guest.casefold().startswith("guest:") else guest)
         known = await self.repo.known_players(guild_id)
         if g.player not in known:
-            raise StandingsError(f"this club has no games with a guest called '{g.name}'")
+            raise StandingsError("this club has no games with a guest called '{guest}'", guest=g.name)
         for club_season in await self._club(guild_id):
             if await self.repo.standing(club_season.id, g.player) is not None:
                 self._require_sound(club_season, "linking this guest")
@@ -742,7 +784,7 @@ class StandingsService:
             try:
                 seasons = sql.link_guest(conn, guild_id, g.player, int(member.user_id or 0), member.name)
             except ValueError as e:
-                raise StandingsError(f"cannot link: {e}") from None
+                raise StandingsError("cannot link: {error}", error=str(e)) from None
             for sid in seasons:
                 got = season_in(conn, sid)
                 if got is not None and not any(c in SETTLING for c in got[1]):
@@ -760,7 +802,7 @@ class StandingsService:
         repository cannot read is skipped; :meth:`rebuild_season` refuses instead, naming it)."""
         got = await read_season(self.repo.db, season_id)
         if got is None:
-            raise StandingsError(f"there is no season {season_id}")
+            raise StandingsError("there is no season {season}", season=season_id)
         s = got[0]
         self._damage[s.id] = got[1]
         self._require_sound(s, "rebuilding its standings")
@@ -836,27 +878,30 @@ class StandingsService:
 
         s = await self.season(guild_id, season)
         if not s.active:
-            raise StandingsError(f"the season '{s.name}' has ended; results can only be added to a running season")
+            raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
         self._require_sound(s, "importing this log")
         digest = hashlib.sha1(text.encode()).hexdigest()
         dup = await self.repo.find_import(guild_id, digest)
         if dup is not None:
-            raise StandingsError(f"that log was already imported as game #{dup}")
+            raise StandingsError("that log was already imported as game #{game}", game=dup)
         try:
             records = parse_any(text, filename)
         except LogFormatError as e:
-            raise StandingsError(f"I could not read that file: {e}") from None
+            raise StandingsError("I could not read that file: {error}", error=str(e)) from None
         mapping = _parse_mapping(names, resolve)
         prepared = []
         for i, rec in enumerate(records):
             prepared.append(await asyncio.to_thread(_replay_for_import, rec))
-            where = f" (game {i + 1} of the file)" if len(records) > 1 else ""
+            where: UserError | str = UserError(" (game {n} of the file)", n=i + 1) if len(records) > 1 else ""
             got = prepared[-1]
             if isinstance(got, str):
-                raise StandingsError(f"that log does not replay{where}: {got}")
+                raise StandingsError("that log does not replay{where}: {error}", where=where, error=str(got))
             n = len(got.names)
             if n != s.players:
-                raise StandingsError(f"the season '{s.name}' plays {s.players}-player games, and the log{where} has {n} players")
+                raise StandingsError(
+                    "the season '{season}' plays {players}-player games, and the log{where} has {n} players",
+                    season=s.name, players=s.players, where=where, n=n,
+                )
         out = []
         for i, got in enumerate(prepared):
             assert not isinstance(got, str)
@@ -871,9 +916,10 @@ class StandingsService:
             if dupe is not None:
                 seats = ", ".join(SEATS[j] for j, k in enumerate(keys) if k == dupe.player)
                 raise StandingsError(
-                    f"seats {seats} would both be {dupe.name}: map them to different players with names:, "
-                    f"e.g. names:\"{SEATS[keys.index(dupe.player)]}=guest:{dupe.name} A, "
-                    f"{SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)]}=guest:{dupe.name} B\""
+                    "seats {seats} would both be {player}: map them to different players with names:, "
+                    "e.g. names:\"{first}=guest:{player} A, {last}=guest:{player} B\"",
+                    seats=seats, player=dupe.name, first=SEATS[keys.index(dupe.player)],
+                    last=SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)],
                 )
             lines = self._settled(s, whos, got.points, sticks=got.sticks, leftover="none", start_total=got.start_total,
                                   ties=s.ties)
@@ -904,7 +950,7 @@ class StandingsService:
 
     async def leaderboard(self, guild_id: int | None, season: str | int | None = None, by: str = "points", page: int = 0) -> LeaderboardPage:
         if by not in LEADERBOARD_ORDERS:
-            raise StandingsError(f"the leaderboard can be ordered by {', '.join(LEADERBOARD_ORDERS)}")
+            raise StandingsError("the leaderboard can be ordered by {orders}", orders=', '.join(LEADERBOARD_ORDERS))
         s = await self._season_ref(guild_id, season)
         total, _ = await self.repo.leaderboard(s.id, by, min_games=s.min_games, limit=0)
         pages = max(1, -(-total // PAGE_SIZE))
@@ -940,10 +986,13 @@ class StandingsService:
         if st is not None and bad:
             raise StandingsError(self.standing_sentence(who.name, s, bad))
         if st is None or st.games == 0:
-            raise StandingsError(f"{who.name} has no recorded games in the season '{s.name}'")
+            raise StandingsError("{player} has no recorded games in the season '{season}'", player=who.name, season=s.name)
         return s, st
 
-    async def player_stats(self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True) -> PlayerStats:
+    async def player_stats(
+        self, guild_id: int | None, who: Who, season: str | None = None, *, chart: bool = True, lang: Lang = DEFAULT
+    ) -> PlayerStats:
+        """The player's season; the chart's words in ``lang``."""
         s, st = await self.player_standing(guild_id, who, season)
         history = []
         left_out = []
@@ -967,23 +1016,24 @@ class StandingsService:
         out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
         out.notes = left_out + ([self.damage_sentence(s)] if self.damage_of(s) else [])
         if chart and ratings:
-            out.chart = await self._chart(s, who.player, st, ratings)
+            out.chart = await self._chart(s, who.player, st, ratings, lang)
         return out
 
-    async def _chart(self, s: SeasonRow, player: str, st: StandingRow, ratings: list[float]) -> bytes:
+    async def _chart(self, s: SeasonRow, player: str, st: StandingRow, ratings: list[float], lang: Lang = DEFAULT) -> bytes:
         """The rating chart, rendered off the event loop and cached by (season, player, games).
 
         A new game changes the games count; an edit, a void or a rename can change the picture
         without changing the count, so the entry also keeps what it was drawn from and is redrawn
         when that differs."""
-        title, label = f"{st.name} — {s.name}", f"rating ({s.rating})"
-        key = (s.id, player, st.games)
+        title, label = f"{st.name} — {s.name}", t(lang, "rating ({system})", system=s.rating)
+        key = (s.id, player, st.games, lang)
         drawn_from = (title, label, hash(tuple(ratings)))
         hit = self._charts.get(key)
         if hit is not None and hit[0] == drawn_from:
             self._charts.move_to_end(key)
             return hit[1]
-        png = await asyncio.to_thread(rating_chart, ratings, title=title, label=label)
+        in_lang = {"lang": lang} if lang != DEFAULT else {}  # English: the call as it always was
+        png = await asyncio.to_thread(rating_chart, ratings, title=title, label=label, **in_lang)
         self._charts[key] = (drawn_from, png)
         self._charts.move_to_end(key)
         while len(self._charts) > CHART_CACHE_SIZE:
@@ -1084,7 +1134,7 @@ def _parse_uma(uma: str | Sequence[float], n: int) -> tuple[float, ...]:
         try:
             return tuple(float(p) for p in parts)
         except ValueError:
-            raise StandingsError(f"the uma is {n} numbers separated by commas, like 20,10,-10,-20") from None
+            raise StandingsError("the uma is {n} numbers separated by commas, like 20,10,-10,-20", n=n) from None
     return tuple(float(x) for x in uma)
 
 
@@ -1095,7 +1145,7 @@ def _parse_mapping(names: str, resolve: Callable[[str], Who] | None) -> dict[str
         if not part.strip():
             continue
         if "=" not in part:
-            raise StandingsError(f"'{part.strip()}' is not a mapping: write log name=player, like Aさん=@alice or S=guest:Kana")
+            raise StandingsError("'{part}' is not a mapping: write log name=player, like Aさん=@alice or S=guest:Kana", part=part.strip())
         key, _, value = part.partition("=")
         key, value = key.strip(), value.strip()
         if value.casefold().startswith("guest:"):
@@ -1103,7 +1153,7 @@ def _parse_mapping(names: str, resolve: Callable[[str], Who] | None) -> dict[str
         elif resolve is not None:
             who = resolve(value)
         else:
-            raise StandingsError(f"I do not know the player '{value}'")
+            raise StandingsError("I do not know the player '{player}'", player=value)
         out[key.upper() if key.upper() in SEATS and len(key) == 1 else key.casefold()] = who
     return out
 
