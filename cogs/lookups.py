@@ -261,10 +261,15 @@ def score_hand(
     return ScoreAnswer(title, lines, png, format_hand(spec), name)
 
 
+#: a kana or kanji character
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
 def _seat_name(key: str, spec: HandSpec, lang: Lang = DEFAULT) -> str:
     if key in WINDS:
         who = t(lang, _SEATS[key])
         return t(lang, "{seat} (winner)", seat=who) if WINDS.index(key) == spec.ctx.seat_wind else who
+    if key == "discarder":  # a ron whose line names no discarder (from=)
+        return t(lang, "discarder")
     return key
 
 
@@ -494,7 +499,10 @@ def rule_embed(entry: RuleText, book: Rulebook, also: Sequence[RuleText] = (), l
         e.add_field(name=t(lang, "Also matching"), value="\n".join(lines), inline=False)
     foot = f"{book.title}"
     if entry.keywords:
-        foot = t(lang, "{title} · keywords: {keywords}", title=book.title, keywords=", ".join(entry.keywords))
+        # the keywords written in the reader's script (both find the entry; the other script's
+        # romaji or kanji would be noise in the footer)
+        words = [k for k in entry.keywords if bool(_CJK.search(k)) == (lang == "ja")] or list(entry.keywords)
+        foot = t(lang, "{title} · keywords: {keywords}", title=book.title, keywords=", ".join(words))
     e.set_footer(text=_clip(foot, 2048))
     return e
 

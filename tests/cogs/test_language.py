@@ -147,7 +147,7 @@ def test_a_player_receives_only_their_language(tmp_path: Path, monkeypatch: pyte
                 assert not left, "\n".join(f"{w}: {t!r} -> {v}" for (w, t), v in list(left.items())[:40])
                 # Japanese is what arrived, not merely no English: the game's own words
                 joined = "\n".join(t for _, t in texts)
-                for word in ("立直", "打牌", "ツモ", "東", "点", "符", "翻"):
+                for word in ("立直", "あなたの番です", "を切りました", "東1局", "点", "符", "翻", "聴牌"):
                     assert word in joined, word
             else:
                 japanese = [(w, t) for w, t in texts if JAPANESE.search(t)]
