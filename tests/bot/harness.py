@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -85,6 +86,22 @@ async def club(
             await runner
         restore()
         await server.stop()
+
+
+async def make_organiser(c: Club, who: str) -> None:
+    """Gives ``who`` the organiser role (the bot's settings name it ``Organiser`` here)."""
+    role = c.server.add_role(c.guild_id, "Organiser")
+    c.server.add_member(c.guild_id, c.users[who].id, roles=[role.id])
+    await asyncio.sleep(0.1)  # the member update reaches the bot over the gateway
+
+
+def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` in the bot's SQLite file, read with a connection of the test's own."""
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
 
 
 async def play_out(c: Club, humans: Iterable[str], *, seconds: float = 240, table: int = 1) -> int:

@@ -12,30 +12,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from bot import i18n
 from bot.client import JantakuBot
 from engine.rules.catalog import find_spec, show_value
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, make_organiser
+from tests.bot.harness import rows as _rows
 
 JA_CHARS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
-def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
-
-
 async def _organiser(c: Club, who: str = "alice") -> None:
-    role = c.server.add_role(c.guild_id, "Organiser")
-    c.server.add_member(c.guild_id, c.users[who].id, roles=[role.id])
-    await asyncio.sleep(0.1)
+    await make_organiser(c, who)
 
 
 async def _ask(c: Club, who: str, name: str, options: dict[str, Any] | None = None, *, locale: str = "en-US") -> Any:

@@ -30,7 +30,7 @@ from engine.rules.base import Ruleset, find_ruleset, rulesets_in_menu_order
 from engine.rules.catalog import OptionError, OptionSpec, find_spec, option_specs, set_option, show_value
 from engine.table.actions import ActionType as A
 from engine.table.game import Game
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, make_organiser
 from tests.engine.scripted import scripted_game
 
 OPEN_TANYAO = "234m678m345s6s pon(555p) ron 6s"  # all simples, one open meld: tanyao only where kuitan is on
@@ -46,9 +46,7 @@ def _dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def _organiser(c: Club, who: str = "alice") -> None:
-    role = c.server.add_role(c.guild_id, "Organiser")
-    c.server.add_member(c.guild_id, c.users[who].id, roles=[role.id])
-    await asyncio.sleep(0.1)
+    await make_organiser(c, who)
 
 
 def _one(c: Club, rec: Any) -> Any:

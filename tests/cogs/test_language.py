@@ -23,7 +23,7 @@ import pytest
 from bot.devserver.state import iter_components
 from bot.render import picture_texts
 from engine.rules import ruleset_names
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, make_organiser
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
 WORD = re.compile(r"[A-Za-z]{2,}")
@@ -131,8 +131,7 @@ def test_a_player_receives_only_their_language(tmp_path: Path, monkeypatch: pyte
 
     async def main() -> None:
         async with club(tmp_path, names=("alice",), time_scale=10) as c:
-            role = c.server.add_role(c.guild_id, "Organiser")
-            c.server.add_member(c.guild_id, c.users["alice"].id, roles=[role.id])
+            await make_organiser(c, "alice")
             if locale == "ja":  # the table message every player shares is in the club's language
                 await _say(c, "alice", "prefs club_language", {"language": "ja"}, locale)
             await _play_a_game(c, locale)

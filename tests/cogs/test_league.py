@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.client import JantakuBot
 from bot.league.seating import repeat_lower_bound
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, make_organiser
 
 PLAYERS = tuple(f"p{i:02d}" for i in range(1, 13))
 NAMES = ("org", *PLAYERS, "outsider")
@@ -48,9 +48,7 @@ def _rows(db: Path, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...
 
 
 async def _organiser(c: Club, who: str = "org") -> None:
-    role = c.server.add_role(c.guild_id, "Organiser")
-    c.server.add_member(c.guild_id, c.users[who].id, roles=[role.id])
-    await asyncio.sleep(0.1)
+    await make_organiser(c, who)
 
 
 async def _say(c: Club, who: str, name: str, options: dict[str, Any] | None = None, timeout: float = 60) -> str:

@@ -25,7 +25,7 @@ from bot.render.pictures import picture_texts
 from bot.rules_text import RULESETS, rulebook
 from bot.standings.service import StandingsError
 from engine.tiles import counts_of, parse_tiles
-from tests.bot.harness import Club, club
+from tests.bot.harness import Club, club, make_organiser
 
 JA = "ja"
 EN = "en-US"
@@ -180,9 +180,7 @@ def test_score_shanten_and_rule_answer_an_english_player_as_before(tmp_path: Pat
 
 
 async def _organiser(c: Club, who: str = "alice") -> None:
-    role = c.server.add_role(c.guild_id, "Organiser")
-    c.server.add_member(c.guild_id, c.users[who].id, roles=[role.id])
-    await asyncio.sleep(0.1)
+    await make_organiser(c, who)
 
 
 def _text(c: Club, rec: Any) -> str:

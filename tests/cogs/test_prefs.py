@@ -20,6 +20,7 @@ from bot.render.tiles import STYLES
 from bot.storage.repository import TILE_STYLES
 from cogs.lookups import shanten_of
 from tests.bot.harness import Club, club
+from tests.bot.harness import rows as _rows
 
 TILES = "1223m4579p1368s15z"
 
@@ -32,14 +33,6 @@ def _one(c: Club, who: str, rec: Any) -> Any:
 
 def _picture(msg: Any, filename: str) -> bytes:
     return next(a.data for a in msg.attachments if a.filename == filename)
-
-
-def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def test_storage_knows_the_renderers_styles() -> None:

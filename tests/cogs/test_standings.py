@@ -12,7 +12,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot.standings.service import StandingsService
-from tests.bot.harness import Club, club, play_out
+from tests.bot.harness import Club, club, make_organiser, play_out
 
 UMA = (20, 10, -10, -20)
 
@@ -33,9 +33,7 @@ def _seat_places(points: list[int]) -> list[int]:
 
 
 async def _organiser(c: Club, who: str = "alice") -> None:
-    role = c.server.add_role(c.guild_id, "Organiser")
-    c.server.add_member(c.guild_id, c.users[who].id, roles=[role.id])
-    await asyncio.sleep(0.1)
+    await make_organiser(c, who)
 
 
 def _m(c: Club, who: str) -> str:
