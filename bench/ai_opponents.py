@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bench.ai import tally
 from bench.results import write_section
 from bot.ai.policy import smart
 from engine.rules import find_ruleset
@@ -145,20 +146,10 @@ def play(
     finally:
         for p in seats:
             p.close()
-    n = g.players
-    places = [0] * n
-    for place, s in enumerate(g.ranking()):
-        places[s] = place + 1
-    wins = [0] * n
-    deal_ins = [0] * n
-    for r in g.results:
-        for w in r.wins:
-            wins[w.seat] += 1
-        if r.kind == "ron" and r.wins:
-            deal_ins[r.wins[0].from_seat] += 1
+    places, wins, deal_ins = tally(g)
     faults = sum(getattr(p, "faults", 0) for p in seats)
     log = tuple(line for p in seats for line in getattr(p, "fault_log", ()))
-    return Record(seed, ours, tuple(places), len(g.results), tuple(wins), tuple(deal_ins), faults, log)
+    return Record(seed, ours, places, len(g.results), wins, deal_ins, faults, log)
 
 
 def seatings(n: int) -> list[tuple[bool, ...]]:
