@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from bench.ai import tally
 from bench.results import write_section
 from bot.ai.policy import smart
+from engine.logs.mjai_live import MjaiStream
 from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
@@ -125,21 +126,13 @@ def play(
     times: list[float],
 ) -> Record:
     g = Game(find_ruleset(rs_name), seed=seed)
-    stream = None
-    if streamed:
-        from bench.mjai_driver import MjaiStream
-
-        stream = MjaiStream(g)
+    stream = MjaiStream(g.ruleset, seed, [f"p{s}" for s in range(g.players)]) if streamed else None
     seats: list[Seat] = [OurSeat(s, times) if mine else make(s, seed * 10 + s) for s, mine in enumerate(ours)]
     try:
         decisions = 0
         while not g.over:
             s = g.to_act()[0]
-            a = seats[s].act(g, stream)
-            if stream is not None:
-                stream.apply(a)
-            else:
-                g.apply(a)
+            g.apply(seats[s].act(g, stream))
             decisions += 1
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"game seed {seed} {ours} did not end")
