@@ -238,6 +238,7 @@ def run(name: str, rs_name: str, games: int, write: bool) -> int:
     seeds = math.ceil(games / len(arr))
     times: list[float] = []
     records: list[Record] = []
+    load_start = os.getloadavg()[0]
     t0 = time.perf_counter()
     for seed in range(seeds):
         for ours in arr:
@@ -245,8 +246,10 @@ def run(name: str, rs_name: str, games: int, write: bool) -> int:
     secs = time.perf_counter() - t0
     head = [
         f"bench/ai.py --opponent {name} --ruleset {rs_name}  {time.strftime('%Y-%m-%d %H:%M')}",
-        f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f},"
-        " one process",
+        f"command: python bench/ai.py --opponent {name} --ruleset {rs_name} --games {games}"
+        " (from the repository root)",
+        f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load {load_start:.2f} at the"
+        f" start, {os.getloadavg()[0]:.2f} at the end (1 min; other work shared the machine), one process",
         "",
     ]
     body = summarize(name, rs_name, n, records, times, secs)
