@@ -807,6 +807,11 @@ class TableService:
             notices: list[str] = []
             try:
                 a = await self._mjai_move(t, g, seat, notices)
+            except asyncio.CancelledError:  # its answer would land on the next question: stop it
+                asked = self.mjai.seat(t.id, seat)
+                if asked is not None:
+                    await asyncio.shield(asked.close())
+                raise
             finally:
                 self._asking.discard((t.id, seat))
             async with t.lock:

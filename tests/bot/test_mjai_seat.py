@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -381,6 +382,37 @@ def test_an_answer_to_a_table_that_moved_on_is_dropped(tmp_path: Path) -> None:
         t = svc.tables[tid]
         assert t.row.status == "abandoned" and t.game is not None and len(t.game.actions) == len(stored)
         assert not svc.mjai.seats
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_a_request_cancelled_while_the_program_thinks_stops_the_program(tmp_path: Path) -> None:
+    """Its answer, read later, would be taken for the answer to the next question: the program is
+    stopped, and started again (told the game so far) when it is next asked."""
+
+    async def main() -> None:
+        hold, record = tmp_path / "hold", tmp_path / "record.txt"
+        repo, svc, tid = await _two_humans_and_a_held_program(tmp_path, hold, record)
+        await svc.start(tid, 10)
+        hold.touch()
+        click = await _until_the_program_is_asked(svc, tid, record)
+        (pid,) = pids(record)
+        click.cancel()
+        with suppress(asyncio.CancelledError):
+            await click
+        assert gone(pid)
+        hold.unlink()
+        t = svc.tables[tid]
+        await svc.resume(t)  # the table's next request asks it again
+        while (u := next((u for u in (10, 11) if _plain_move(svc, tid, u) is not None), None)) is not None:
+            a = _plain_move(svc, tid, u)
+            assert a is not None
+            await svc.act(tid, u, a.text, t.decision_serial())
+        g = t.game
+        assert g is not None and g.over
+        assert len(pids(record)) == 2
+        assert [Action.parse(text) for _, text in await repo.actions(tid)] == list(g.actions)
         await repo.close()
 
     asyncio.run(main())
