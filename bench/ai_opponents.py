@@ -228,9 +228,14 @@ def run(name: str, rs_name: str, games: int, write: bool) -> int:
     rs = find_ruleset(rs_name)
     n = rs.players
     if name == "mjai-rulebase" and n != 4:
-        print(
+        text = (
+            f"command: python bench/ai.py --opponent {name} --ruleset {rs_name} (from the repository root),"
+            f" {time.strftime('%Y-%m-%d %H:%M')}\n"
             f"ai vs {name}: not measurable in {rs_name}: mjai's bots (libriichi's PlayerState) play 4-player only"
         )
+        print(text)
+        if write:
+            write_section(f"bench/ai.py --opponent {name} --ruleset {rs_name}", text)
         return 2
     make, streamed = opponent_maker(name)
     Game(rs, seed=0)  # load the shanten tables before timing
