@@ -51,8 +51,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.ai_opponents import OPPONENTS  # noqa: E402
-from bench.ai_opponents import run as run_opponent  # noqa: E402
 from bench.results import RESULTS, write_section  # noqa: E402
 from bot.ai.policy import POLICIES  # noqa: E402
 from engine.rules import Ruleset, find_ruleset, ruleset_names  # noqa: E402
@@ -125,6 +123,12 @@ def play(rs: Ruleset, seed: int, seating: tuple[str, ...]) -> GameRecord:
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise RuntimeError(f"game {rs.name} seed {seed} {seating} did not end")
+    places, wins, deal_ins = tally(g)
+    return GameRecord(seed, seating, places, tuple(g.final_scores), len(g.results), wins, deal_ins, decisions)
+
+
+def tally(g: Game) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """A finished game's places (1 = top), hands won and hands dealt in (ron paid), per seat."""
     n = g.players
     places = [0] * n
     for place, s in enumerate(g.ranking()):
@@ -136,16 +140,7 @@ def play(rs: Ruleset, seed: int, seating: tuple[str, ...]) -> GameRecord:
             wins[w.seat] += 1
         if r.kind == "ron" and r.wins:
             deal_ins[r.wins[0].from_seat] += 1
-    return GameRecord(
-        seed,
-        seating,
-        tuple(places),
-        tuple(g.final_scores),
-        len(g.results),
-        tuple(wins),
-        tuple(deal_ins),
-        decisions,
-    )
+    return tuple(places), tuple(wins), tuple(deal_ins)
 
 
 def _play_seed(job: tuple[str, str, int]) -> list[GameRecord]:
@@ -252,6 +247,9 @@ def previous_run() -> tuple[str, dict[str, list[str]], dict[str, str]]:
 
 
 def main() -> int:
+    from bench.ai_opponents import OPPONENTS  # here: it imports tally from this module
+    from bench.ai_opponents import run as run_opponent
+
     ap = argparse.ArgumentParser()
     ap.add_argument(
         "--games",

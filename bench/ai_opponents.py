@@ -25,8 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bench.ai import tally
 from bench.results import write_section
 from bot.ai.policy import smart
+from engine.logs.mjai_live import MjaiStream
 from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
@@ -124,41 +126,23 @@ def play(
     times: list[float],
 ) -> Record:
     g = Game(find_ruleset(rs_name), seed=seed)
-    stream = None
-    if streamed:
-        from bench.mjai_driver import MjaiStream
-
-        stream = MjaiStream(g)
+    stream = MjaiStream(g.ruleset, seed, [f"p{s}" for s in range(g.players)]) if streamed else None
     seats: list[Seat] = [OurSeat(s, times) if mine else make(s, seed * 10 + s) for s, mine in enumerate(ours)]
     try:
         decisions = 0
         while not g.over:
             s = g.to_act()[0]
-            a = seats[s].act(g, stream)
-            if stream is not None:
-                stream.apply(a)
-            else:
-                g.apply(a)
+            g.apply(seats[s].act(g, stream))
             decisions += 1
             if decisions > MAX_DECISIONS:
                 raise RuntimeError(f"game seed {seed} {ours} did not end")
     finally:
         for p in seats:
             p.close()
-    n = g.players
-    places = [0] * n
-    for place, s in enumerate(g.ranking()):
-        places[s] = place + 1
-    wins = [0] * n
-    deal_ins = [0] * n
-    for r in g.results:
-        for w in r.wins:
-            wins[w.seat] += 1
-        if r.kind == "ron" and r.wins:
-            deal_ins[r.wins[0].from_seat] += 1
+    places, wins, deal_ins = tally(g)
     faults = sum(getattr(p, "faults", 0) for p in seats)
     log = tuple(line for p in seats for line in getattr(p, "fault_log", ()))
-    return Record(seed, ours, tuple(places), len(g.results), tuple(wins), tuple(deal_ins), faults, log)
+    return Record(seed, ours, places, len(g.results), wins, deal_ins, faults, log)
 
 
 def seatings(n: int) -> list[tuple[bool, ...]]:
@@ -244,9 +228,14 @@ def run(name: str, rs_name: str, games: int, write: bool) -> int:
     rs = find_ruleset(rs_name)
     n = rs.players
     if name == "mjai-rulebase" and n != 4:
-        print(
+        text = (
+            f"command: python bench/ai.py --opponent {name} --ruleset {rs_name} (from the repository root),"
+            f" {time.strftime('%Y-%m-%d %H:%M')}\n"
             f"ai vs {name}: not measurable in {rs_name}: mjai's bots (libriichi's PlayerState) play 4-player only"
         )
+        print(text)
+        if write:
+            write_section(f"bench/ai.py --opponent {name} --ruleset {rs_name}", text)
         return 2
     make, streamed = opponent_maker(name)
     Game(rs, seed=0)  # load the shanten tables before timing
@@ -254,6 +243,7 @@ def run(name: str, rs_name: str, games: int, write: bool) -> int:
     seeds = math.ceil(games / len(arr))
     times: list[float] = []
     records: list[Record] = []
+    load_start = os.getloadavg()[0]
     t0 = time.perf_counter()
     for seed in range(seeds):
         for ours in arr:
@@ -261,8 +251,10 @@ def run(name: str, rs_name: str, games: int, write: bool) -> int:
     secs = time.perf_counter() - t0
     head = [
         f"bench/ai.py --opponent {name} --ruleset {rs_name}  {time.strftime('%Y-%m-%d %H:%M')}",
-        f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f},"
-        " one process",
+        f"command: python bench/ai.py --opponent {name} --ruleset {rs_name} --games {games}"
+        " (from the repository root)",
+        f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load {load_start:.2f} at the"
+        f" start, {os.getloadavg()[0]:.2f} at the end (1 min; other work shared the machine), one process",
         "",
     ]
     body = summarize(name, rs_name, n, records, times, secs)

@@ -2,7 +2,7 @@
 
 jansou's agents know only what their events tell them (``observe``) and choose among the legal
 actions they are offered (``act``). This seat translates the seat's masked mjai events
-(bench/mjai_driver.py) into jansou's events and our legal actions into jansou's actions, and
+(engine/logs/mjai_live.py) into jansou's events and our legal actions into jansou's actions, and
 maps the choice back. Needs ``jansou`` importable (bench/opponents_env.py).
 """
 
@@ -17,8 +17,8 @@ from jansou.game import events as je
 from jansou.game.agents import SmartEfficiencyAgent
 from jansou.game.flow import DecisionKind
 
-from bench.mjai_driver import MjaiStream
 from engine.logs.mjai import tile_code
+from engine.logs.mjai_live import MjaiStream
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase
 from engine.tiles import RED
@@ -105,10 +105,10 @@ class JansouSeat:
         raise ValueError(f"no jansou action for {a.text}")
 
     def act(self, game: Game, stream: MjaiStream) -> Action:
-        events = stream.sync()
-        for ev in events[self.sent :]:
-            self._observe(MjaiStream.view(ev, self.seat))
-        self.sent = len(events)
+        stream.sync(game.actions)
+        for ev in stream.view(self.seat, self.sent):
+            self._observe(ev)
+        self.sent = len(stream.events)
         legal = list(game.legal_actions(self.seat))
         offers = [self._offer(game, a) for a in legal]
         if game.phase is Phase.TURN:

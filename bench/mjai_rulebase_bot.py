@@ -1,6 +1,6 @@
-"""The ``mjai`` package's RulebaseBot over stdin/stdout, run in bench/.venv-mjai (not our venv).
+"""The ``mjai`` package's RulebaseBot over stdin/stdout, run in the mjai venv (bench/opponents_env.py; not our venv).
 
-    bench/.venv-mjai/bin/python bench/mjai_rulebase_bot.py <seat>
+    .cache/mjai-venv/bin/python bench/mjai_rulebase_bot.py <seat>
 
 One mjai event (a JSON object, or a list of them) per input line, one JSON answer per line.
 Patched, one fix only: mjai 0.2.1's ``Bot.react`` clears its list of calls at ``start_game``

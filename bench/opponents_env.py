@@ -3,21 +3,19 @@
 ``jansou`` (pure Python) is imported in process: from the venv when the ``bench`` extra is
 installed, otherwise from ``bench/.deps`` (``pip install --target``, made on first use). The
 ``mjai`` package (0.2.1 pins ``mahjong~=1.2``, which clashes with our ``mahjong==2.1.0``) gets
-its own virtual environment, ``bench/.venv-mjai``, made on first use; its bot runs there as a
-subprocess (bench/mjai_driver.py). Both folders are ignored by git.
+its own virtual environment, the one the tests that seat it use (tests/bot/mjai_bots/venv.py:
+``.cache/mjai-venv``), made on first use; its bot runs there as a subprocess
+(bench/mjai_driver.py). Both folders are ignored by git.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 DEPS = BENCH / ".deps"
-MJAI_VENV = BENCH / ".venv-mjai"
-MJAI_REQUIREMENT = "mjai==0.2.1"
 
 
 def import_jansou() -> None:
@@ -38,10 +36,9 @@ def import_jansou() -> None:
 
 def mjai_python() -> Path:
     """The python of the mjai venv, made (with ``mjai==0.2.1``) on first use."""
-    py = MJAI_VENV / "bin" / "python"
-    if not py.exists():
-        venv.EnvBuilder(with_pip=True, clear=True).create(MJAI_VENV)
-    probe = subprocess.run([str(py), "-c", "import mjai.bot.rulebase"], capture_output=True)
-    if probe.returncode:
-        subprocess.run([str(py), "-m", "pip", "install", "-q", MJAI_REQUIREMENT], check=True)
+    from tests.bot.mjai_bots.venv import mjai_python as made
+
+    py, why = made(make=True)
+    if py is None:
+        raise SystemExit(why)
     return py

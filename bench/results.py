@@ -14,7 +14,7 @@ def write_section(name: str, text: str, path: Path = RESULTS) -> None:
     if head in old:
         start = old.index(head)
         nxt = old.find("\n## ", start + len(head))
-        old = old[:start] + body + (old[nxt + 1 :] if nxt >= 0 else "")
+        old = old[:start] + body + ("\n" + old[nxt + 1 :] if nxt >= 0 else "")  # the blank line kept
     else:
         old = old.rstrip("\n") + "\n\n" + body
     path.write_text(old)

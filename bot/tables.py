@@ -12,6 +12,10 @@ listeners hear nothing. A stored table that cannot be rebuilt (a damaged row, a 
 the engine refuses) is left out and recorded in :attr:`TableService.damaged` with a sentence that
 names it; it is never played on, and the other tables load as usual.
 
+A seat played by an mjai program is asked with the table unlocked (:meth:`TableService._programs_move`:
+a program may think up to the turn time, and the other players' clicks are answered meanwhile);
+its answer is played under the lock only if the table is still at that decision.
+
 No Discord types here: the cog layer translates interactions into calls on this service and the
 service's :class:`Update` events into messages.
 """
@@ -277,6 +281,7 @@ class TableService:
         self._prepared: set[tuple[str, int, int]] = set()  # rulesets whose tables are loaded
         self._preparing: dict[tuple[str, int, int], asyncio.Future[list[str]]] = {}  # loads under way
         self.on_timer_change: Callable[[], None] | None = None
+        self._asking: set[tuple[int, int]] = set()  # (table, seat) whose mjai program is being asked
         #: the seed of a new table's game (tests replace it to play a known deal)
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(16)  # 128 bits: see bot.fairness
 
@@ -488,7 +493,7 @@ class TableService:
                 t.row.status = "open"
                 raise StorageError(START_FAILED) from None
         await self._emit(update)
-        return update
+        return await self._programs_move(t, update)
 
     async def set_thread(self, table_id: int, thread_id: int) -> Table:
         """The thread the table plays in from now on (``/table open thread:true``), stored first."""
@@ -604,7 +609,7 @@ class TableService:
                 raise
             update.expired = expired
         await self._emit(update)
-        return update
+        return await self._programs_move(t, update)
 
     def _spend_bank(self, t: Table, seat: int) -> None:
         if t.row.mode != "live" or not t.prompt_at:
@@ -712,7 +717,6 @@ class TableService:
             hands_before = len(g.results)
         rng = random.Random(f"{t.row.seed}:{len(g.actions)}")
         steps = 0
-        notices: list[str] = []
         try:
             while not g.over:
                 acting = g.to_act()
@@ -720,8 +724,9 @@ class TableService:
                 for seat in acting:
                     s = t.seats[seat]
                     if s.ai is not None:
-                        played = await self._mjai_move(t, g, seat, notices) if is_mjai(s.ai) else None
-                        a = played if played is not None else POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
+                        if is_mjai(s.ai) and self.mjai.plays(t.id, seat, s.ai, g):
+                            continue  # its program is asked with the table unlocked (_programs_move)
+                        a = POLICIES.get(s.ai, POLICIES["smart"])(g, seat, rng)
                     else:
                         auto = self._auto_for(t, g, seat)
                         if auto is None:
@@ -796,7 +801,66 @@ class TableService:
         if g.over:
             await self.mjai.close_table(t.id, g)
         hands_ended = len(g.results) - hands_before
-        return Update(t, list(accepted), max(0, hands_ended), g.over, notices=notices)
+        return Update(t, list(accepted), max(0, hands_ended), g.over)
+
+    def _program_due(self, t: Table) -> tuple[Game, int, int] | None:
+        """The game, seat and decision serial of a move an mjai program is to make now, if any."""
+        g = t.game
+        if g is None or g.over or t.row.status != "playing":
+            return None
+        for seat in g.to_act():
+            kind = t.seats[seat].ai
+            if kind is not None and is_mjai(kind) and self.mjai.plays(t.id, seat, kind, g):
+                return g, seat, t.decision_serial()
+        return None
+
+    async def _programs_move(self, t: Table, update: Update) -> Update:
+        """After a request's moves are stored and told: while an mjai program's move is due, ask it
+        with the table unlocked, then, under the lock, play its answer and what follows (stored and
+        told like a click) if the table is still at that decision; else the answer is dropped. One
+        request asks a seat's program at a time (another finds it asked and returns). Returns
+        ``update`` with the moves played here added."""
+        while (due := self._program_due(t)) is not None:
+            g, seat, serial = due
+            if (t.id, seat) in self._asking:
+                break
+            self._asking.add((t.id, seat))
+            notices: list[str] = []
+            try:
+                a = await self._mjai_move(t, g, seat, notices)
+            except asyncio.CancelledError:  # its answer would land on the next question: stop it
+                asked = self.mjai.seat(t.id, seat)
+                if asked is not None:
+                    await asyncio.shield(asked.close())
+                raise
+            finally:
+                self._asking.discard((t.id, seat))
+            async with t.lock:
+                moved_on = t.game is not g or g.over or t.row.status != "playing" or t.decision_serial() != serial
+                if moved_on or seat not in g.to_act():
+                    log.info("table %s seat %s: the table moved on while its program thought; answer dropped", t.id, seat)
+                    continue
+                if a is None:  # the program fell back or is no longer listed
+                    a = POLICIES["smart"](g, seat, random.Random(f"{t.row.seed}:{len(g.actions)}"))
+                elif a not in g.legal_actions(seat):  # asked of this same decision, but never trusted
+                    a = self.auto_action(g, seat)
+                hands_before = len(g.results)
+                g.apply(a)
+                try:
+                    part = await self._advance(t, [a], None, hands_before)
+                except (StorageError, EngineFault):
+                    return update  # logged; the seat is asked again at the table's next request
+            part.notices[:0] = notices
+            await self._emit(part)
+            update = Update(
+                t,
+                update.actions + part.actions,
+                update.hands_ended + part.hands_ended,
+                part.game_over,
+                update.expired,
+                update.notices + part.notices,
+            )
+        return update
 
     async def _mjai_move(self, t: Table, g: Game, seat: int, notices: list[str]) -> Action | None:
         """The move of a seat played by an mjai program (its auto action on a fault), or None when
@@ -989,4 +1053,4 @@ class TableService:
                 return None  # logged; the table moves on at its next click or clock
         if update.actions:
             await self._emit(update)
-        return update
+        return await self._programs_move(t, update)

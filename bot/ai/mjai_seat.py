@@ -232,6 +232,14 @@ class MjaiSeats:
     def kinds(self) -> list[str]:
         return [PREFIX + n for n in self.programs]
 
+    def plays(self, table_id: int, seat: int, kind: str, g: Game) -> bool:
+        """Whether the seat's program is asked for its move in ``g`` (it is listed and has not
+        fallen back to the built-in AI in this game)."""
+        if program_of(kind) not in self.programs:
+            return False
+        s = self.seats.get((table_id, seat))
+        return s is None or not s.fallen or not s.stream.follows(g.actions)
+
     def seat(self, table_id: int, seat: int) -> MjaiSeat | None:
         return self.seats.get((table_id, seat))
 

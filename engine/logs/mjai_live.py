@@ -59,7 +59,7 @@ class MjaiStream:
     they happen, end_kyoku, end_game), kept in step with the table's actions by :meth:`sync`.
     :meth:`view` gives them as one seat hears them."""
 
-    def __init__(self, ruleset: Ruleset, seed: str, names: Sequence[str]) -> None:
+    def __init__(self, ruleset: Ruleset, seed: int | str, names: Sequence[str]) -> None:
         game = Game(ruleset, seed)
         self.game = game
         self.n = game.players

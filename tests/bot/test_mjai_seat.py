@@ -11,6 +11,8 @@ import logging
 import os
 import re
 import sys
+import time
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -22,7 +24,7 @@ from bot.tables import TableError, TableService
 from engine.logs.export import mjai_tile
 from engine.logs.mjai_live import MjaiStream
 from engine.rules import find_ruleset
-from engine.table.actions import Action
+from engine.table.actions import Action, ActionType
 from engine.table.game import Game
 
 BOT = Path(__file__).parent / "mjai_bots" / "tsumogiri_bot.py"
@@ -272,5 +274,145 @@ def test_riichi_is_reach_then_the_discard_and_the_reach_is_not_told_twice(tmp_pa
         # the stream writes the riichi as reach + dahai: the program hears only the dahai
         assert third[0] == {"type": "dahai", "actor": seat, "pai": mjai_tile(riichi.tile), "tsumogiri": third[0]["tsumogiri"]}
         assert not [ev for ev in third if ev["type"] == "reach"]
+
+    asyncio.run(main())
+
+
+async def _two_humans_and_a_held_program(tmp: Path, hold: Path, record: Path) -> tuple[Repository, TableService, int]:
+    """alice (10) and bob (11), the tsumogiri program (held while ``hold`` exists) and a built-in AI."""
+    repo = Repository(tmp / "t.sqlite3")
+    await repo.open()
+    svc = TableService(repo, mjai_bots={"slow": program(record, "--hold", str(hold))})
+    svc.new_seed = lambda: "mjai-unlocked"
+    t = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice", length="tonpuu")
+    await svc.join(t.id, 11, "bob")
+    await svc.add_ai(t.id, 1, "mjai:slow")
+    await svc.add_ai(t.id, 1)
+    return repo, svc, t.id
+
+
+def _plain_move(svc: TableService, tid: int, user: int) -> Action | None:
+    """The user's pass (a call window) or discard of the drawn tile, if they are to act."""
+    t = svc.tables[tid]
+    g, seat = t.game, t.seat_of(user)
+    if g is None or g.over or seat not in g.to_act():
+        return None
+    return TableService.auto_action(g, seat)
+
+
+def _lines(record: Path) -> int:
+    return len(record.read_text().splitlines()) if record.exists() else 0
+
+
+async def _until_the_program_is_asked(svc: TableService, tid: int, record: Path) -> asyncio.Task[object]:
+    """Click for alice and bob until a click leaves the program thinking (its question is in the
+    record and the click has not returned); that click's task."""
+    while True:
+        user = next(u for u in (10, 11) if _plain_move(svc, tid, u) is not None)
+        a = _plain_move(svc, tid, user)
+        assert a is not None
+        heard = _lines(record)
+        click = asyncio.create_task(svc.act(tid, user, a.text, svc.tables[tid].decision_serial()))
+        while not click.done() and _lines(record) == heard:
+            await asyncio.sleep(0.01)
+        if not click.done():
+            return click
+        await click
+
+
+def test_while_the_program_thinks_the_table_answers_other_clicks(tmp_path: Path) -> None:
+    async def main() -> None:
+        hold, record = tmp_path / "hold", tmp_path / "record.txt"
+        repo, svc, tid = await _two_humans_and_a_held_program(tmp_path, hold, record)
+        await svc.start(tid, 10)
+        t = svc.tables[tid]
+        hold.touch()
+        for _ in range(3):
+            click = await _until_the_program_is_asked(svc, tid, record)
+            stored = len(await repo.actions(tid))
+            # a click of each human while the program thinks: answered at once (the table is not
+            # locked), refused since it is not their move, and nothing played
+            for user in (10, 11):
+                seat = t.seat_of(user)
+                assert seat is not None
+                t0 = time.perf_counter()
+                with pytest.raises(TableError):
+                    await svc.act(tid, user, Action(ActionType.PASS, seat).text, t.decision_serial())
+                assert time.perf_counter() - t0 < 0.5
+            assert not click.done() and len(await repo.actions(tid)) == stored
+            hold.unlink()  # the program answers: its move is played, the click returns
+            await asyncio.wait_for(click, 10)
+            assert len(await repo.actions(tid)) > stored
+            hold.touch()
+        hold.unlink()
+        while (u := next((u for u in (10, 11) if _plain_move(svc, tid, u) is not None), None)) is not None:
+            a = _plain_move(svc, tid, u)
+            assert a is not None
+            await svc.act(tid, u, a.text, t.decision_serial())
+        g = t.game
+        assert g is not None and g.over and t.row.status == "finished"
+        # the stored log is the game, and the engine's replay of it ends the same
+        stored_actions = [Action.parse(text) for _, text in await repo.actions(tid)]
+        assert stored_actions == list(g.actions)
+        replay = Game(g.ruleset, t.row.seed)
+        for a in stored_actions:
+            replay.play(a)
+        assert replay.over and replay.final_scores == g.final_scores
+        assert any(a.seat == t.seats.index(next(s for s in t.seats if s.ai == "mjai:slow")) for a in g.actions)
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_an_answer_to_a_table_that_moved_on_is_dropped(tmp_path: Path) -> None:
+    async def main() -> None:
+        hold, record = tmp_path / "hold", tmp_path / "record.txt"
+        repo, svc, tid = await _two_humans_and_a_held_program(tmp_path, hold, record)
+        await svc.start(tid, 10)
+        hold.touch()
+        click = await _until_the_program_is_asked(svc, tid, record)
+        stored = await repo.actions(tid)
+        t0 = time.perf_counter()
+        await svc.abandon(tid, 10, organiser=False, guild_id=1)  # not kept waiting by the program either
+        assert time.perf_counter() - t0 < 0.5
+        hold.unlink()
+        await asyncio.wait_for(click, 10)
+        # the program was stopped with the table; whatever it answered, nothing more was played
+        assert await repo.actions(tid) == stored
+        t = svc.tables[tid]
+        assert t.row.status == "abandoned" and t.game is not None and len(t.game.actions) == len(stored)
+        assert not svc.mjai.seats
+        await repo.close()
+
+    asyncio.run(main())
+
+
+def test_a_request_cancelled_while_the_program_thinks_stops_the_program(tmp_path: Path) -> None:
+    """Its answer, read later, would be taken for the answer to the next question: the program is
+    stopped, and started again (told the game so far) when it is next asked."""
+
+    async def main() -> None:
+        hold, record = tmp_path / "hold", tmp_path / "record.txt"
+        repo, svc, tid = await _two_humans_and_a_held_program(tmp_path, hold, record)
+        await svc.start(tid, 10)
+        hold.touch()
+        click = await _until_the_program_is_asked(svc, tid, record)
+        (pid,) = pids(record)
+        click.cancel()
+        with suppress(asyncio.CancelledError):
+            await click
+        assert gone(pid)
+        hold.unlink()
+        t = svc.tables[tid]
+        await svc.resume(t)  # the table's next request asks it again
+        while (u := next((u for u in (10, 11) if _plain_move(svc, tid, u) is not None), None)) is not None:
+            a = _plain_move(svc, tid, u)
+            assert a is not None
+            await svc.act(tid, u, a.text, t.decision_serial())
+        g = t.game
+        assert g is not None and g.over
+        assert len(pids(record)) == 2
+        assert [Action.parse(text) for _, text in await repo.actions(tid)] == list(g.actions)
+        await repo.close()
 
     asyncio.run(main())

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.repository import Repository
+from bot.storage.repository import Repository, TableRow
 from engine.logs.export import to_mjai
 from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
-from tests.bot.harness import club, play_out
+from tests.bot.harness import Club, club, play_out
 from tests.bot.mjai_bots.venv import mjai_python
 
 BOTS = Path(__file__).parents[1] / "bot" / "mjai_bots"
@@ -35,6 +35,31 @@ def _masked(ev: dict, full: dict, seat: int) -> None:
         assert ev == {**full, "pai": "?"}
     else:
         assert ev == full
+
+
+async def _play_out_with(c: Club, kind: str) -> tuple[int, Game, TableRow]:
+    """Seat ``kind`` and two built-in AIs beside alice at the open table 1 and play the game out.
+    The mjai seat, the stored log replayed (it must end with the table's scores: the stored log is
+    the game) and the stored table row, finished."""
+    await c.slash("alice", "table add-ai", {"kind": kind})
+    await c.slash("alice", "table add-ai", {"seats": 2})
+    await c.slash("alice", "table start", {})
+    await play_out(c, ["alice"])
+    t = c.bot.service.tables[1]
+    g = t.game
+    assert g is not None and g.over
+    seat = next(s.seat for s in t.seats if s.ai is not None and s.ai.startswith("mjai:"))
+    repo = Repository(c.db)
+    await repo.open()
+    stored = [a for _, a in await repo.actions(1)]
+    row = await repo.get_table(1)
+    await repo.close()
+    assert row is not None and row.status == "finished"
+    replay = Game(find_ruleset(row.ruleset).with_options(**row.options), row.seed)
+    for text in stored:
+        replay.play(Action.parse(text))
+    assert replay.over and replay.final_scores == g.final_scores
+    return seat, replay, row
 
 
 def test_whole_game_with_an_mjai_program_in_one_seat(tmp_path: Path) -> None:
@@ -54,26 +79,9 @@ def test_whole_game_with_an_mjai_program_in_one_seat(tmp_path: Path) -> None:
             rec = await c.slash("alice", "table add-ai", {"kind": "mortal"})
             (refusal,) = c.replies(rec)  # an unlisted name: one sentence naming what can be seated
             assert refusal.startswith("there is no AI called 'mortal'") and "mjai:tsumogiri" in refusal
-            await c.slash("alice", "table add-ai", {"kind": "mjai:tsumogiri"})
-            await c.slash("alice", "table add-ai", {"seats": 2})
-            await c.slash("alice", "table start", {})
-            await play_out(c, ["alice"])
-            t = c.bot.service.tables[1]
-            g = t.game
-            assert g is not None and g.over
-            seat = next(s.seat for s in t.seats if s.ai == "mjai:tsumogiri")
-            names = [s.name for s in t.seats]
-            # the stored log is the game: its replay ends with the same scores
-            repo = Repository(c.db)
-            await repo.open()
-            stored = [a for _, a in await repo.actions(1)]
-            row = await repo.get_table(1)
-            await repo.close()
-            assert row is not None and row.status == "finished" and row.seats[seat].ai == "mjai:tsumogiri"
-            replay = Game(find_ruleset(row.ruleset).with_options(**row.options), row.seed)
-            for text in stored:
-                replay.play(Action.parse(text))
-            assert replay.over and replay.final_scores == g.final_scores
+            seat, replay, row = await _play_out_with(c, "mjai:tsumogiri")
+            assert row.seats[seat].ai == "mjai:tsumogiri"
+            names = [s.name for s in c.bot.service.tables[1].seats]
         # what the program heard: one process, one line per question, the export of the replayed game
         lines = record.read_text().splitlines()
         assert len([ln for ln in lines if ln.startswith("pid ")]) == 1
@@ -108,24 +116,7 @@ def test_whole_game_with_the_mjai_packages_rulebase_bot(tmp_path: Path, caplog: 
             c.bot.service.mjai.programs = {"rulebase": (str(python), str(BOTS / "rulebase_bot.py"))}
             caplog.set_level(logging.WARNING, logger="bot.ai.mjai_seat")
             await c.slash("alice", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
-            await c.slash("alice", "table add-ai", {"kind": "rulebase"})
-            await c.slash("alice", "table add-ai", {"seats": 2})
-            await c.slash("alice", "table start", {})
-            await play_out(c, ["alice"])
-            t = c.bot.service.tables[1]
-            g = t.game
-            assert g is not None and g.over
-            seat = next(s.seat for s in t.seats if s.ai == "mjai:rulebase")
-            repo = Repository(c.db)
-            await repo.open()
-            stored = [a for _, a in await repo.actions(1)]
-            row = await repo.get_table(1)
-            await repo.close()
-            assert row is not None and row.status == "finished"
-            replay = Game(find_ruleset(row.ruleset).with_options(**row.options), row.seed)
-            for text in stored:
-                replay.play(Action.parse(text))
-            assert replay.over and replay.final_scores == g.final_scores
+            seat, replay, _ = await _play_out_with(c, "rulebase")
         # every answer it gave was legal and in time: no fault, no fallback
         assert [r.getMessage() for r in caplog.records if r.name == "bot.ai.mjai_seat"] == []
         assert any(a.seat == seat and a.type.name in ("DISCARD", "RIICHI") for a in replay.actions)

@@ -6,13 +6,15 @@ It discards every tile it draws, declares tsumo when the drawn tile completes it
 ``--fault KIND`` it answers every question wrongly instead: ``garbage`` (a line that is not JSON),
 ``illegal`` (``none`` on its own turn, a ``dahai`` in a call window), ``silent`` (never answers)
 or ``crash`` (exits). ``--record FILE`` appends each line it reads to FILE, after a line
-``pid <pid>``, so a test sees what it was told and which processes ran.
+``pid <pid>``, so a test sees what it was told and which processes ran. ``--hold FILE`` holds
+each answer while FILE exists (a test makes the program think as long as it likes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -67,12 +69,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--fault", choices=("garbage", "illegal", "silent", "crash"))
     ap.add_argument("--record")
+    ap.add_argument("--hold")
     ap.add_argument("seat", type=int)
     args = ap.parse_args()
     me = args.seat
     record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
     if record:
-        record.write(f"pid {__import__('os').getpid()}\n")
+        record.write(f"pid {os.getpid()}\n")
         record.flush()
     hand: list[str] = []
     for line in sys.stdin:
@@ -100,6 +103,8 @@ def main() -> None:
             out = json.dumps({"type": "dahai", "actor": me, "pai": last["pai"], "tsumogiri": True})
         else:
             out = json.dumps({"type": "none"})
+        while args.hold and os.path.exists(args.hold):
+            time.sleep(0.02)
         sys.stdout.write(out + "\n")
         sys.stdout.flush()
 
