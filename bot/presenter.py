@@ -40,7 +40,7 @@ import discord
 from bot import fairness, i18n
 from bot.i18n import DEFAULT, N_, Lang, lang_of
 from bot.render import variants as vr
-from bot.render.names import kind_label, tile_name
+from bot.render.names import kind_label, ruleset_label, tile_name
 from bot.render.pictures import (
     DEADLINES,
     PngOptions,
@@ -167,7 +167,7 @@ def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
         )
     turn = g.current if g.phase in (Phase.TURN, Phase.CLAIM) and not g.over else None
     return TableView(
-        title=i18n.t(lang, "Table #{table} · {ruleset}", table=t.id, ruleset=t.row.ruleset),
+        title=i18n.t(lang, "Table #{table} · {ruleset}", table=t.id, ruleset=ruleset_label(t.row.ruleset, lang)),
         round_text=round_text(g, lang),
         seats=seats,
         dora_indicators=[g.code(x) for x in g.dora_indicators()],
@@ -201,14 +201,15 @@ def describe(g: Game, t: Table, a: Action, lang: Lang = DEFAULT) -> str:
     return i18n.t(lang, "{who}: {action}", who=who, action=action_label(a, None, [s.name for s in t.seats], lang))
 
 
-def rules_name(row: Any, *, markdown: bool = True) -> str:
-    """A table's rules as its messages name them: the ruleset, or ``club: riichi`` when it was
-    opened with a house-rule profile (the name is the club's text: Markdown escaped unless the
-    place shows no Markdown, as a thread's name)."""
+def rules_name(row: Any, *, markdown: bool = True, lang: Lang = DEFAULT) -> str:
+    """A table's rules as its messages name them: the ruleset (:func:`ruleset_label`), or
+    ``club: riichi`` when it was opened with a house-rule profile (the name is the club's text:
+    Markdown escaped unless the place shows no Markdown, as a thread's name)."""
     house = getattr(row, "house", None)
+    rules = ruleset_label(str(row.ruleset), lang)
     if not house:
-        return str(row.ruleset)
-    return f"{discord.utils.escape_markdown(house) if markdown else house}: {row.ruleset}"
+        return rules
+    return f"{discord.utils.escape_markdown(house) if markdown else house}: {rules}"
 
 
 def _mode(lang: Lang, mode: str) -> str:
@@ -217,7 +218,7 @@ def _mode(lang: Lang, mode: str) -> str:
 
 def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT) -> str:
     g = t.game
-    head = i18n.t(lang, "**Table #{table}** · {rules} · {mode}", table=t.id, rules=rules_name(t.row), mode=_mode(lang, t.row.mode))
+    head = i18n.t(lang, "**Table #{table}** · {rules} · {mode}", table=t.id, rules=rules_name(t.row, lang=lang), mode=_mode(lang, t.row.mode))
     if g is None:
         names = ", ".join(s.name for s in t.seats) or i18n.t(lang, "nobody yet")
         return i18n.t(

@@ -33,7 +33,7 @@ from bot import i18n
 from bot.errors import UserError
 from bot.i18n import DEFAULT, N_, Lang, t, term, tn
 from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
-from bot.render.names import tile_name, yaku_name
+from bot.render.names import ruleset_label, tile_name, yaku_name
 from bot.render.rules_card import card_lines, changed_options
 from bot.render.tiles import Style
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
@@ -234,7 +234,7 @@ def score_hand(
     if house:
         footer = t(lang, "house rules {house} ({ruleset}) · seat {seat} · round {round}", house=house, ruleset=name, seat=seat, round=rnd)
     else:
-        footer = t(lang, "ruleset {ruleset} · seat {seat} · round {round}", ruleset=name, seat=seat, round=rnd)
+        footer = t(lang, "ruleset {ruleset} · seat {seat} · round {round}", ruleset=ruleset_label(name, lang), seat=seat, round=rnd)
     melds = [LookupMeld(m.type.value, list(m.tiles)) for m in spec.melds]
     png = render_score_card(
         sort_codes(spec.concealed),
@@ -428,7 +428,7 @@ def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = Non
     if note:
         lines.append(f"*{t(lang, note)}*")
     title = t(lang, "{shanten} ({n} tiles)", shanten=_head(sh, lang), n=report["tiles"])
-    picture_title = t(lang, "{shanten} ({n} tiles) — ruleset {ruleset}", shanten=_head(sh, lang), n=report["tiles"], ruleset=name)
+    picture_title = t(lang, "{shanten} ({n} tiles) — ruleset {ruleset}", shanten=_head(sh, lang), n=report["tiles"], ruleset=ruleset_label(name, lang))
     png = render_shanten_card(codes, title=picture_title, rows=rows, style=style, lang=lang)
     return ShantenAnswer(title, lines, png, report)
 

@@ -212,13 +212,13 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
                 lang,
                 "Table #{table} is open ({rules}, {length}, {mode}). Join with `/table join`, fill seats with `/table add-ai`, "
                 "then `/table start`.",
-                table=t.id, rules=rules_name(t.row), length=length_text(t.row, lang), mode=_word(lang, mode),
+                table=t.id, rules=rules_name(t.row, lang=lang), length=length_text(t.row, lang), mode=_word(lang, mode),
             )
         )
         if thread:
             club = await self.bot.locales.of_club(interaction.guild_id)  # the thread is every player's
             msg = await interaction.original_response()
-            name = i18n.t(club, "Table #{table} ({rules})", table=t.id, rules=rules_name(t.row, markdown=False))
+            name = i18n.t(club, "Table #{table} ({rules})", table=t.id, rules=rules_name(t.row, markdown=False, lang=club))
             th = await msg.create_thread(name=name[:100])
             await self.service.set_thread(t.id, th.id)
             await th.send(i18n.t(club, "Table #{table} plays here.", table=t.id))
@@ -370,7 +370,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         lines = [
             i18n.t(
                 lang, "#{table} {rules} {mode} — {status} — {players} in <#{channel}>",
-                table=r.id, rules=rules_name(r), mode=_word(lang, r.mode), status=_word(lang, r.status),
+                table=r.id, rules=rules_name(r, lang=lang), mode=_word(lang, r.mode), status=_word(lang, r.status),
                 players=", ".join(s.name for s in r.seats), channel=r.channel_id,
             )
             for r in rows

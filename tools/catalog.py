@@ -145,6 +145,10 @@ def term_strings() -> dict[tuple[str, str], str]:
         todo.extend(cls.__subclasses__())
         if cls.id:
             out[("yaku", yaku_name(cls.id))] = cls.name_ja
+    from bot.i18n import command_text
+
+    for name in ruleset_names():  # started from the /table open choice's Japanese
+        out[("ruleset name", name)] = command_text("ja", name) or ""
     for rs in rulesets_in_menu_order():
         out.setdefault(("ruleset", rs.description), "")
     return out

@@ -28,6 +28,7 @@ __all__ = [
     "item_keys",
     "kind_label",
     "picture_order",
+    "ruleset_label",
     "sort_tiles",
     "tai_name",
     "tile_name",
@@ -129,6 +130,12 @@ def tai_name(item_id: str, chinese: str = "") -> str:
 
     english = ITEMS.get(item_id, ("", chinese or item_id))[1]
     return f"{english[:1].upper()}{english[1:]} ({item_id})"
+
+
+def ruleset_label(name: str, lang: Lang = DEFAULT) -> str:
+    """A ruleset as players read it: its id in English (``riichi``, what ``ruleset:`` takes), the
+    catalog's ``ruleset name`` entry in another language (リーチ麻雀, 天鳳ルール)."""
+    return name if lang == DEFAULT else term(lang, "ruleset name", name)
 
 
 def yaku_name(key: str, lang: Lang = DEFAULT) -> str:

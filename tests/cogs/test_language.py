@@ -22,7 +22,6 @@ import pytest
 
 from bot.devserver.state import iter_components
 from bot.render import picture_texts
-from engine.rules import ruleset_names
 from tests.bot.harness import Club, club, make_organiser
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
@@ -39,9 +38,8 @@ DATA = [
     re.compile(r"https?://\S+"),
 ]
 #: the names of things, the same in every language: the player, the AI seats, the organiser role
-#: (the bot's settings name it), Discord's own word for a direct message, and the rulesets' ids
-#: (what a player types in ``ruleset:``, shown as they are)
-NAMES = {"alice", "AI", "Organiser", "DM", *ruleset_names()}
+#: (the bot's settings name it) and Discord's own word for a direct message
+NAMES = {"alice", "AI", "Organiser", "DM"}
 
 
 def _versions(m: Any) -> Iterator[Any]:

@@ -96,7 +96,7 @@ def test_score_shanten_and_rule_answer_a_japanese_player_in_japanese(tmp_path: P
             # ... and the words drawn in its picture
             drawn = picture_texts(_png(msg, "score.png"))
             assert title in drawn and total in drawn and ja("Dora indicators") in drawn
-            footer = ja("ruleset {ruleset} · seat {seat} · round {round}", ruleset="riichi", seat="東", round="東")
+            footer = ja("ruleset {ruleset} · seat {seat} · round {round}", ruleset="リーチ麻雀", seat="東", round="東")
             assert footer in drawn
             assert not [x for x in drawn if x != footer and _LATIN_WORD.search(x)], drawn
 
@@ -116,7 +116,7 @@ def test_score_shanten_and_rule_answer_a_japanese_player_in_japanese(tmp_path: P
             )
             assert any(ukeire.fullmatch(x) and "種" in x for x in _lines(msg)), _lines(msg)
             drawn = picture_texts(_png(msg, "shanten.png"))
-            assert ja("{shanten} ({n} tiles) — ruleset {ruleset}", shanten=head, n=13, ruleset="riichi") in drawn
+            assert ja("{shanten} ({n} tiles) — ruleset {ruleset}", shanten=head, n=13, ruleset="リーチ麻雀") in drawn
             rows = [x for x in drawn if " · " in x]
             assert rows and all(x.startswith(head) and "種" in x and "枚" in x for x in rows), drawn
 

@@ -86,8 +86,8 @@ def test_a_ja_player_reads_japanese_and_an_en_player_english_at_one_table(tmp_pa
             # the table message in the channel: the club's language, its button too
             table_msgs = [m for m in c.server.messages(c.channel_id) if "mjh:1" in m.custom_ids()]
             assert table_msgs
-            head = i18n.t("ja", "**Table #{table}** · {rules} · {mode}", table=1, rules="riichi", mode=i18n.t("ja", "live"))
-            assert head == "**卓 #1** · riichi · ライブ"
+            head = i18n.t("ja", "**Table #{table}** · {rules} · {mode}", table=1, rules="リーチ麻雀", mode=i18n.t("ja", "live"))
+            assert head == "**卓 #1** · リーチ麻雀 · ライブ"
             assert all(m.content.startswith(head) for m in table_msgs)
             assert "山 " in table_msgs[0].content and "供託 " in table_msgs[0].content
             assert "コミットメント `" in table_msgs[0].content  # the fairness line too

@@ -57,9 +57,9 @@ def test_table_commands_answer_a_japanese_player_in_japanese_and_an_english_one_
                 "ja",
                 "Table #{table} is open ({rules}, {length}, {mode}). Join with `/table join`, fill seats with `/table add-ai`, "
                 "then `/table start`.",
-                table=1, rules="tenhou", length="東風戦", mode="ライブ",
+                table=1, rules="天鳳", length="東風戦", mode="ライブ",
             )
-            assert opened.startswith("卓 #1 を立てました（tenhou、東風戦、ライブ）")
+            assert opened.startswith("卓 #1 を立てました（天鳳、東風戦、ライブ）")
 
             # refused: the opener alone at the table, a stranger's start, a second join
             need = _one(await _slash(c, "alice", "table start", locale=JA))
@@ -79,7 +79,7 @@ def test_table_commands_answer_a_japanese_player_in_japanese_and_an_english_one_
             assert sat == "carolさんが卓 #1 に着席しました（3人着席）。"
 
             listed = _one(await _slash(c, "alice", "table list", locale=JA))
-            assert listed == f"#1 tenhou ライブ — 募集中 — alice, bob, carol（<#{c.channel_id}>）"
+            assert listed == f"#1 天鳳 ライブ — 募集中 — alice, bob, carol（<#{c.channel_id}>）"
             assert _one(await _slash(c, "bob", "table list", locale=EN)) == f"#1 tenhou live — open — alice, bob, carol in <#{c.channel_id}>"
 
             filled = _one(await _slash(c, "alice", "table add-ai", locale=JA))
@@ -145,7 +145,7 @@ def test_table_commands_answer_a_japanese_player_in_japanese_and_an_english_one_
             fresh = Game(g2.ruleset, t2.row.seed)
             head = i18n.t(
                 "ja", "**Table #{table} replay** · {hand} · action {index} of {total} · {whose}",
-                table=2, hand=vr.round_text(fresh), index=0, total=len(g2.actions), whose=i18n.t("ja", "every hand open"),
+                table=2, hand=vr.round_text(fresh, lang="ja"), index=0, total=len(g2.actions), whose=i18n.t("ja", "every hand open"),
             )
             assert shown == f"{head}\n{i18n.t('ja', 'The deal.')}"
             assert "牌譜再生" in shown and "全員の手牌を公開" in shown and "配牌。" in shown
