@@ -471,6 +471,7 @@ class Renderer:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([_ROOT, *filter(None, [env.get("PYTHONPATH")])])
         for _ in range(self.workers - len(self._workers)):
+            proc: asyncio.subprocess.Process | None = None
             try:
                 proc = await asyncio.create_subprocess_exec(
                     sys.executable, "-c", _WORKER_CMD, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env
@@ -481,6 +482,10 @@ class Renderer:
                 ready = await _read_answer(proc.stdout)  # after the worker has drawn its tiles
                 if ready is None or ready[0] != 0:
                     raise WorkerGone("the render worker did not start")
+            except asyncio.CancelledError:  # closed while it started: it must not outlive us
+                if proc is not None:
+                    _kill(proc)
+                raise
             except (OSError, WorkerGone) as e:
                 log.warning("could not start a render worker (%s); drawing pictures on the event loop", e)
                 self.workers = len(self._workers)

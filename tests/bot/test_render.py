@@ -427,3 +427,39 @@ def test_gate_does_not_starve_a_table_picture_that_has_waited_its_delay() -> Non
         assert order == ["table", "hand"]
 
     asyncio.run(main())
+
+
+def test_a_renderer_closed_while_its_worker_starts_leaves_no_process() -> None:
+    """A bot stopped in its first second (a test, a failed start) closes its renderer while the
+    worker still draws its tiles: the worker must end with it, not live on (each holds ~140 MB)."""
+    import asyncio
+
+    from bot.presenter import Renderer
+
+    def children() -> set[int]:
+        out = set()
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open(f"/proc/{d}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(fields[1]) == os.getpid() and fields[0] != "Z":  # a live child of ours
+                    out.add(int(d))
+        return out
+
+    async def main() -> set[int]:
+        before = children()
+        r = Renderer(1)
+        for _ in range(200):  # until its worker process exists, still drawing its tiles
+            if children() - before:
+                break
+            await asyncio.sleep(0.005)
+        started = children() - before
+        assert started and not r.worker_pids()  # started, not yet ready
+        r.close()
+        await asyncio.sleep(0.5)
+        return children() - before
+
+    assert asyncio.run(main()) == set()
