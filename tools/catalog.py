@@ -110,10 +110,31 @@ def command_strings() -> set[str]:
     return found
 
 
+def item_keys(ruleset: object) -> set[str]:
+    """Every yaku or point item key a ruleset's results can name (what :func:`bot.render.names.yaku_name` is asked
+    for), from the engine's own lists: its yaku and yakuman, the dora counts, chinitsu_toutenkou's
+    point tables (CT-G2) and taiwan16's tai items (TW-13; each item's Chinese name, as its results
+    carry it)."""
+    from engine.rules.chinitsu_toutenkou import points
+    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
+    from engine.scoring.yaku import Yaku
+
+    name = getattr(ruleset, "name", "")
+    yaku: tuple[Yaku, ...] = (*getattr(ruleset, "yaku", ()), *getattr(ruleset, "yakuman", ()))
+    keys = {y.id for y in yaku}
+    if keys:
+        keys |= {"dora", "aka_dora", "ura_dora", "kita", "renhou"}
+    if name == "chinitsu_toutenkou":
+        keys |= set(points.ORDINARY) | set(points.YAKUMAN) | set(points.BONUS)
+    if name == "taiwan16":
+        keys |= {chinese for chinese, _ in ITEMS.values()} | set(_T11_NAMES.values())
+    return keys
+
+
 def term_strings() -> dict[tuple[str, str], str]:
     """(context, English name) -> a Japanese text to start from ('' when none): the honour tiles'
     names (context ``tile``) and every yaku or point item any ruleset's results can name (context
-    ``yaku``: :func:`bot.render.names.item_keys`), started from the yaku's own ``name_ja``, and
+    ``yaku``: :func:`item_keys`), started from the yaku's own ``name_ja``, and
     for taiwan16's tai items from their Chinese names (``門清 (T-5)``, the seed's words); and the
     rulesets' descriptions (context ``ruleset``) and option descriptions (context ``option``: the house rules card) and the final
     standings' column headers (context ``column``)."""
@@ -121,7 +142,7 @@ def term_strings() -> dict[tuple[str, str], str]:
     import pkgutil
 
     import engine
-    from bot.render.names import HONOR_NAMES, YAKU_NAMES, item_keys, tai_name, yaku_name
+    from bot.render.names import HONOR_NAMES, YAKU_NAMES, tai_name, yaku_name
     from bot.render.pictures import COLUMNS
     from engine.rules import find_ruleset, ruleset_names
     from engine.rules.base import rulesets_in_menu_order

@@ -25,7 +25,6 @@ from engine.tiles import FLOWER_BASE, HONOR_BASE, RED
 __all__ = [
     "HONOR_NAMES",
     "YAKU_NAMES",
-    "item_keys",
     "kind_label",
     "picture_order",
     "ruleset_label",
@@ -152,24 +151,3 @@ def yaku_name(key: str, lang: Lang = DEFAULT) -> str:
         tile = term(lang, "tile", _DRAGONS[rest]) if rest in _DRAGONS else rest
         return " ".join(x for x in (term(lang, "yaku", tai_name(item)), tile) if x)
     return term(lang, "yaku", key.replace("_", " ").capitalize())
-
-
-def item_keys(ruleset: object) -> set[str]:
-    """Every yaku or point item key a ruleset's results can name (what :func:`yaku_name` is asked
-    for), from the engine's own lists: its yaku and yakuman, the dora counts, chinitsu_toutenkou's
-    point tables (CT-G2) and taiwan16's tai items (TW-13; each item's Chinese name, as its results
-    carry it)."""
-    from engine.rules.chinitsu_toutenkou import points
-    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
-    from engine.scoring.yaku import Yaku
-
-    name = getattr(ruleset, "name", "")
-    yaku: tuple[Yaku, ...] = (*getattr(ruleset, "yaku", ()), *getattr(ruleset, "yakuman", ()))
-    keys = {y.id for y in yaku}
-    if keys:
-        keys |= {"dora", "aka_dora", "ura_dora", "kita", "renhou"}
-    if name == "chinitsu_toutenkou":
-        keys |= set(points.ORDINARY) | set(points.YAKUMAN) | set(points.BONUS)
-    if name == "taiwan16":
-        keys |= {chinese for chinese, _ in ITEMS.values()} | set(_T11_NAMES.values())
-    return keys

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t, term
-from bot.render.names import item_keys, yaku_name
+from bot.render.names import yaku_name
 from bot.render.rules_card import option_help
 from bot.render.variants import RULESET_WORDS
 from engine.rules import find_ruleset, ruleset_names
 from engine.rules.catalog import option_specs
+from tools.catalog import item_keys
 
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
