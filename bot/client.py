@@ -20,10 +20,9 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
-from bot.command_tree import Tree
+from bot.command_tree import JantakuTranslator, Tree
 from bot.config import Settings
 from bot.house import HouseRules
-from bot.i18n import JantakuTranslator
 from bot.league.service import LeagueService
 from bot.locales import Locales
 from bot.prefs import TileStyles

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n import Lang, lang_of, t
+from bot.i18n import Lang, command_text, lang_of, t
 
 log = logging.getLogger(__name__)
 
@@ -83,3 +83,15 @@ def organiser_only(what: str) -> Callable[[T], T]:
         return True
 
     return app_commands.check(predicate)
+
+
+class JantakuTranslator(app_commands.Translator):
+    """The slash commands' Japanese localizations, from the ``command`` entries of the ja catalog.
+    (English is the commands' own text, so only ``ja`` is localized.)"""
+
+    async def translate(
+        self, string: app_commands.locale_str, locale: Any, context: app_commands.TranslationContextTypes
+    ) -> str | None:
+        if lang_of(locale) != "ja":
+            return None
+        return command_text("ja", string.message)

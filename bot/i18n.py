@@ -9,7 +9,7 @@ is shown as the English source text (tests/bot/test_i18n.py fails on any such ms
 
 :func:`lang_of` turns a Discord locale into one of :data:`LANGS`: ``ja`` reads Japanese, every
 other locale English. Command names, descriptions, option names and choices are the catalogs'
-entries in the ``command`` context (``msgctxt "command"``); :class:`JantakuTranslator` hands them to
+entries in the ``command`` context (``msgctxt "command"``); :class:`bot.command_tree.JantakuTranslator` hands them to
 discord.py when the command tree syncs. Whose language a message is in (the asker's own, or the
 club's for a message every player shares) is the caller's choice; the player's last locale and the
 club default are kept by :mod:`bot.locales`.
@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
-from discord import app_commands
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 Lang = Literal["ja", "en"]
 LANGS: tuple[Lang, ...] = ("ja", "en")
@@ -50,11 +49,15 @@ def po_path(lang: Lang) -> Path:
 
 @cache
 def catalog(lang: Lang) -> Catalog:
+    from babel.messages.pofile import read_po  # only where a catalog is read: English never is
+
     with po_path(lang).open("rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
 def _lookup(lang: Lang, msgid: str | tuple[str, str], context: str | None = None) -> Any:
+    if lang == DEFAULT:  # English is the source text itself (tests/bot/test_i18n.py checks the catalog)
+        return None
     message = catalog(lang).get(msgid, context=context)
     if message is None or message.fuzzy:
         return None
@@ -98,15 +101,3 @@ def command_text(lang: Lang, text: str) -> str | None:
     """A command's name, description, option or choice in ``lang`` (None: no entry)."""
     found = _lookup(lang, text, COMMAND_CONTEXT)
     return found if isinstance(found, str) and found else None
-
-
-class JantakuTranslator(app_commands.Translator):
-    """The slash commands' Japanese localizations, from the ``command`` entries of the ja catalog.
-    (English is the commands' own text, so only ``ja`` is localized.)"""
-
-    async def translate(
-        self, string: app_commands.locale_str, locale: Any, context: app_commands.TranslationContextTypes
-    ) -> str | None:
-        if lang_of(locale) != "ja":
-            return None
-        return command_text("ja", string.message)

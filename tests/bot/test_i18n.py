@@ -16,6 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot import i18n
+from bot.command_tree import JantakuTranslator
 from bot.errors import UserError
 from tools.catalog import used_messages
 
@@ -103,7 +104,7 @@ def test_every_command_option_and_choice_has_a_japanese_localization() -> None:
         from bot.client import COGS
 
         bot = await _bot()
-        translator = i18n.JantakuTranslator()
+        translator = JantakuTranslator()
         try:
             return [await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()]
         finally:
