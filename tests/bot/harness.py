@@ -13,6 +13,10 @@ from typing import Any
 from bot.client import JantakuBot
 from bot.config import Settings
 from bot.devserver import DiscordServer, User
+from bot.storage.repository import Repository
+from engine.rules import find_ruleset
+from engine.table.actions import Action
+from engine.table.game import Game
 
 
 @dataclass
@@ -102,6 +106,23 @@ def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
         return con.execute(sql).fetchall()
     finally:
         con.close()
+
+
+async def stored_replay(db: Path, table: int = 1) -> tuple[Any, Game]:
+    """A finished table's stored row and its stored action log replayed by the engine from the
+    row's ruleset, options and seed (what a restart or an export rebuilds)."""
+    repo = Repository(db)
+    await repo.open()
+    try:
+        stored = [a for _, a in await repo.actions(table)]
+        row = await repo.get_table(table)
+    finally:
+        await repo.close()
+    assert row is not None and row.status == "finished"
+    replay = Game(find_ruleset(row.ruleset).with_options(**row.options), row.seed)
+    for text in stored:
+        replay.play(Action.parse(text))
+    return row, replay
 
 
 async def play_out(c: Club, humans: Iterable[str], *, seconds: float = 240, table: int = 1) -> int:

@@ -320,6 +320,15 @@ async def _until_the_program_is_asked(svc: TableService, tid: int, record: Path)
         await click
 
 
+async def _asked_and_held(tmp: Path, hold: Path, record: Path) -> tuple[Repository, TableService, int, asyncio.Task[object]]:
+    """The table started, its program asked and holding its answer (while ``hold`` exists), and the
+    click whose request waits for that answer."""
+    repo, svc, tid = await _two_humans_and_a_held_program(tmp, hold, record)
+    await svc.start(tid, 10)
+    hold.touch()
+    return repo, svc, tid, await _until_the_program_is_asked(svc, tid, record)
+
+
 def test_while_the_program_thinks_the_table_answers_other_clicks(tmp_path: Path) -> None:
     async def main() -> None:
         hold, record = tmp_path / "hold", tmp_path / "record.txt"
@@ -367,10 +376,7 @@ def test_while_the_program_thinks_the_table_answers_other_clicks(tmp_path: Path)
 def test_an_answer_to_a_table_that_moved_on_is_dropped(tmp_path: Path) -> None:
     async def main() -> None:
         hold, record = tmp_path / "hold", tmp_path / "record.txt"
-        repo, svc, tid = await _two_humans_and_a_held_program(tmp_path, hold, record)
-        await svc.start(tid, 10)
-        hold.touch()
-        click = await _until_the_program_is_asked(svc, tid, record)
+        repo, svc, tid, click = await _asked_and_held(tmp_path, hold, record)
         stored = await repo.actions(tid)
         t0 = time.perf_counter()
         await svc.abandon(tid, 10, organiser=False, guild_id=1)  # not kept waiting by the program either
@@ -393,10 +399,7 @@ def test_a_request_cancelled_while_the_program_thinks_stops_the_program(tmp_path
 
     async def main() -> None:
         hold, record = tmp_path / "hold", tmp_path / "record.txt"
-        repo, svc, tid = await _two_humans_and_a_held_program(tmp_path, hold, record)
-        await svc.start(tid, 10)
-        hold.touch()
-        click = await _until_the_program_is_asked(svc, tid, record)
+        repo, svc, tid, click = await _asked_and_held(tmp_path, hold, record)
         (pid,) = pids(record)
         click.cancel()
         with suppress(asyncio.CancelledError):

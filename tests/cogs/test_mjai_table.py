@@ -13,12 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.repository import Repository, TableRow
+from bot.storage.repository import TableRow
 from engine.logs.export import to_mjai
-from engine.rules import find_ruleset
-from engine.table.actions import Action
 from engine.table.game import Game
-from tests.bot.harness import Club, club, play_out
+from tests.bot.harness import Club, club, play_out, stored_replay
 from tests.bot.mjai_bots.venv import mjai_python
 
 BOTS = Path(__file__).parents[1] / "bot" / "mjai_bots"
@@ -49,15 +47,7 @@ async def _play_out_with(c: Club, kind: str) -> tuple[int, Game, TableRow]:
     g = t.game
     assert g is not None and g.over
     seat = next(s.seat for s in t.seats if s.ai is not None and s.ai.startswith("mjai:"))
-    repo = Repository(c.db)
-    await repo.open()
-    stored = [a for _, a in await repo.actions(1)]
-    row = await repo.get_table(1)
-    await repo.close()
-    assert row is not None and row.status == "finished"
-    replay = Game(find_ruleset(row.ruleset).with_options(**row.options), row.seed)
-    for text in stored:
-        replay.play(Action.parse(text))
+    row, replay = await stored_replay(c.db)
     assert replay.over and replay.final_scores == g.final_scores
     return seat, replay, row
 

@@ -6,13 +6,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from bot.storage.repository import Repository
 from engine.logs.replay import ReplayReport, replay_record
 from engine.logs.tenhou6 import parse_tenhou6
-from engine.rules import find_ruleset
-from engine.table.actions import Action
-from engine.table.game import Game
-from tests.bot.harness import club, play_out
+from tests.bot.harness import club, play_out, stored_replay
 
 
 def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
@@ -44,16 +40,7 @@ def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
                 assert all(f"({other}," not in m.content for m in c.server.visible_to(c.users[who].id))
                 assert seat is not None
             # the final scores equal a replay of the stored action log
-            repo = Repository(c.db)
-            await repo.open()
-            stored = [a for _, a in await repo.actions(1)]
-            row = await repo.get_table(1)
-            await repo.close()
-            assert row is not None and row.status == "finished"
-            rs = find_ruleset(row.ruleset).with_options(**row.options)
-            replay = Game(rs, row.seed)
-            for text in stored:
-                replay.play(Action.parse(text))
+            row, replay = await stored_replay(c.db)
             assert replay.over and replay.final_scores == g.final_scores
             final = next(m for m in c.server.messages(c.channel_id) if "final standings" in m.content)
             for s in range(4):
