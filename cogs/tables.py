@@ -153,6 +153,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         channel_id = interaction.channel_id or 0
         rows = await self.service.repo.tables_with_status(*statuses, channel_id=channel_id)
         if not rows:
+            waiting = [] if "open" in statuses else await self.service.repo.tables_with_status("open", channel_id=channel_id)
+            if waiting:  # opened, or starting this very moment: its game is not stored yet
+                raise TableError("table #{table} has not started yet", table=waiting[-1].id)
             raise TableError("there is no open table in this channel: start one with /table open")
         mine = [r for r in rows if any(s.user_id == interaction.user.id for s in r.seats)]
         row = (mine or rows)[-1]

@@ -33,6 +33,21 @@ class Club:
         await rec.reply()
         return rec
 
+    async def started(self, table: int = 1, timeout: float = 30) -> Any:
+        """Wait until ``/table start`` has stored the game, and return the table. The start is
+        answered first and stored after, so a test that read only ``t.game`` (set in memory just
+        before the write) could send its next command while the stored status still said open."""
+        svc = self.bot.service
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            t = svc.tables.get(table)
+            if t is not None and t.game is not None and any(r.id == table for r in await svc.repo.tables_with_status("playing")):
+                return t
+            if loop.time() > deadline:
+                raise AssertionError(f"table #{table} was not stored as playing within {timeout} s")
+            await asyncio.sleep(0.02)
+
     def replies(self, rec: Any) -> list[str]:
         return [m.content for m in self.server.visible_to(rec.user_id) if m.interaction_id == rec.id]
 

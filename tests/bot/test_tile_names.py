@@ -260,7 +260,7 @@ def test_two_tap_discards_through_discord(tmp_path: Path) -> None:
             await c.slash("alice", "table open", {"length": "tonpuu"})
             await c.slash("alice", "table add-ai", {"seats": 3})
             await c.slash("alice", "table start", {})
-            await c.server.wait_for(lambda: c.bot.service.tables.get(1) is not None and c.bot.service.tables[1].game is not None, timeout=30)
+            await c.started()
             rec = await c.slash("alice", "table auto", {"what": "confirm-discard", "on": True})
             assert any("Two-tap discards are now on" in m for m in c.replies(rec)), c.replies(rec)
             t = c.bot.service.tables[1]

@@ -166,13 +166,15 @@ def test_table_auto_waits_shows_the_line_in_the_dm_through_discord(tmp_path: Pat
             uid = c.users["alice"].id
             await c.slash("alice", "table open", {"length": "tonpuu"})
             await c.slash("alice", "table add-ai", {"seats": 3})
+            rec = await c.slash("alice", "table auto", {"what": "waits", "on": False})  # before the start
+            assert c.replies(rec) == ["table #1 has not started yet"]
             await c.slash("alice", "table start", {})
             svc = c.bot.service
-            await c.server.wait_for(lambda: svc.tables.get(1) is not None and svc.tables[1].game is not None, timeout=30)
-            t = svc.tables[1]
+            t = await c.started()
             seat = t.seat_of(uid)
             assert seat is not None and t.seats[seat].show_waits  # on for a new seat
-            await c.server.wait_for(lambda: t.game is not None and seat in t.game.to_act(), timeout=30)
+            # her decision, and the start stored: the hand DM is sent only once the start is written
+            await c.server.wait_for(lambda: t.game is not None and seat in t.game.to_act() and any("Your hand" in (m.content or "") for m in c.server.dms(uid)), timeout=30)
             assert t.game is not None
             hands: list[str | None] = [None] * t.game.players
             hands[seat] = WAITING

@@ -182,8 +182,7 @@ def test_house_rules_through_discord_play_at_a_table_score_and_survive_a_restart
             assert "(club: riichi, tonpuu, live)" in opened.content
             await c.slash("alice", "table add-ai", {"seats": 3})
             await c.slash("alice", "table start", {})
-            t = c.bot.service.tables[1]
-            await c.server.wait_for(lambda: t.game, timeout=20, what="the game to start")
+            t = await c.started()
             assert t.game is not None and t.row.house == "club"
             assert t.row.options == {"kuitan": False, "multi_ron": "head_bump", "hanchan": False}
             assert t.game.ruleset.options.kuitan is False and t.game.ruleset.options.multi_ron == "head_bump"

@@ -99,8 +99,7 @@ def test_replay_steps_through_a_finished_game_as_the_engine_replays_it(tmp_path:
             await c.slash("alice", "table open", {"ruleset": "tenhou", "length": "tonpuu"})
             await c.slash("alice", "table add-ai", {"seats": 3})
             await c.slash("alice", "table start", {})
-            t = c.bot.service.tables[1]
-            await c.server.wait_for(lambda: t.game is not None, timeout=30)
+            t = await c.started()
 
             # a running game: one sentence, no picture, nothing of the game
             for who, seat in (("alice", None), ("bob", "all")):
@@ -213,8 +212,7 @@ def test_replay_refuses_an_abandoned_game(tmp_path: Path) -> None:
             await c.slash("alice", "table open", {"length": "tonpuu"})
             await c.slash("alice", "table add-ai", {"seats": 3})
             await c.slash("alice", "table start", {})
-            t = c.bot.service.tables[1]
-            await c.server.wait_for(lambda: t.game is not None, timeout=30)
+            t = await c.started()
             await c.slash("alice", "table abandon", {"table": 1})
             assert t.row.status == "abandoned"
             await c.slash("bob", "table open", {"length": "tonpuu"})  # table 2: open, not started

@@ -86,8 +86,7 @@ def test_table_commands_answer_a_japanese_player_in_japanese_and_an_english_one_
             assert filled == "卓 #1：alice, bob, carol, AI 1"
 
             started = await _slash(c, "alice", "table start", locale=JA)
-            t = c.bot.service.tables[1]
-            await c.server.wait_for(lambda: t.game is not None, timeout=30)
+            t = await c.started()
             assert _one(started) == i18n.t(
                 "ja",
                 "Table #{table} starts! Seats are drawn at random; hands come by direct message.\n{fairness}",
