@@ -8,12 +8,15 @@ cogs therefore neither catch their errors nor have error handlers of their own.
 An organiser is a member with Manage Server or the organiser role (``ORGANISER_ROLE``):
 :func:`is_organiser` tells, :func:`organiser_only` refuses a command to anyone else before it runs.
 Buttons are not commands: their callbacks answer their own refusals.
+
+Autocomplete of a club's names (leagues, seasons, house rules): :func:`choices` answers what was
+typed, :func:`complete` hangs one such callback on several commands' option.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import discord
@@ -28,6 +31,7 @@ T = TypeVar("T")
 
 GENERIC = "Something went wrong on my side; nothing was changed. Please try again."
 MESSAGE_LIMIT = 2000  # Discord's limit for a message
+CHOICES_LIMIT = 25  # Discord: choices in one autocomplete answer
 
 
 async def answer(interaction: discord.Interaction[Any], text: str) -> None:
@@ -83,6 +87,25 @@ def organiser_only(what: str) -> Callable[[T], T]:
         return True
 
     return app_commands.check(predicate)
+
+
+def choices(
+    names: Iterable[str], current: str, label: Callable[[str], str] | None = None
+) -> list[app_commands.Choice[str]]:
+    """An autocomplete answer: the ``names`` (in their order) that contain ``current``, ignoring
+    case, as choices whose value is the name and whose shown name is ``label(name)`` (the name
+    itself by default); at most Discord's 25."""
+    want = current.casefold()
+    return [
+        app_commands.Choice(name=label(n) if label else n, value=n) for n in names if want in n.casefold()
+    ][:CHOICES_LIMIT]
+
+
+def complete(option: str, callback: Any, *commands: app_commands.Command[Any, ..., Any]) -> None:
+    """``complete("season", _season_complete, end, rename)``: the same autocomplete ``callback``
+    for the option named ``option`` of each command (call it in the cog's class body)."""
+    for command in commands:
+        command.autocomplete(option)(callback)
 
 
 class JantakuTranslator(app_commands.Translator):

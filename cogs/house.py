@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_tree import organiser_only
+from bot.command_tree import choices, complete, organiser_only
 from bot.house import HouseError, HouseRules, option_line
 from bot.i18n import Lang, lang_of, t, term, tn
 from bot.render.rules_card import card_lines, render_card
@@ -135,11 +135,8 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
 
     async def _names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         profiles, _ = await self.svc.profiles(interaction.guild_id)
-        cur = current.casefold().strip()
-        return [
-            app_commands.Choice(name=_clip(f"{p.name} ({p.base})"), value=p.name)
-            for p in profiles if cur in p.name.casefold()
-        ][:25]
+        base = {p.name: p.base for p in profiles}
+        return choices(base, current.strip(), lambda name: _clip(f"{name} ({base[name]})"))
 
     async def _bases(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         lang = lang_of(interaction.locale)
@@ -188,12 +185,9 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
         return out[:25]
 
     new.autocomplete("base")(_bases)
-    set_.autocomplete("name")(_names)
     set_.autocomplete("option")(_options)
     set_.autocomplete("value")(_values)
-    show.autocomplete("name")(_names)
-    default.autocomplete("name")(_names)
-    delete.autocomplete("name")(_names)
+    complete("name", _names, set_, show, default, delete)
 
 
 async def setup(bot: JantakuBot) -> None:

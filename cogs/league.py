@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_tree import organiser_only
+from bot.command_tree import choices, complete, organiser_only
 from bot.i18n import Lang, lang_of, t, tn
 from bot.league.service import LeagueError, LeagueService, RoundReport
 from bot.standings.service import Who
@@ -66,7 +66,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         from bot.storage import leagues as sql
 
         found = await sql.leagues(self.bot.repo.db, interaction.guild_id) if interaction.guild_id else []
-        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in reversed(found) if current.casefold() in lg.name.casefold()][:25]
+        return choices([lg.name for lg in reversed(found)], current)
 
     @app_commands.command(name="new", description="Start a league and its season (organisers)")
     @app_commands.describe(
@@ -237,14 +237,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         report = await self.svc.close_round(interaction.guild_id, league, interaction.user.id)
         await interaction.followup.send(t(lang_of(interaction.locale), "Round {number} of '{league}' is closed.", number=report.number, league=lg.name))
 
-    join.autocomplete("league")(_league_complete)
-    leave.autocomplete("league")(_league_complete)
-    add.autocomplete("league")(_league_complete)
-    remove.autocomplete("league")(_league_complete)
-    round_.autocomplete("league")(_league_complete)
-    status.autocomplete("league")(_league_complete)
-    penalty.autocomplete("league")(_league_complete)
-    close.autocomplete("league")(_league_complete)
+    complete("league", _league_complete, join, leave, add, remove, round_, status, penalty, close)
 
     async def _round_closed(self, report: RoundReport) -> None:
         """The round's post: its text, and a picture of each table's final standings (the one a

@@ -29,7 +29,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.command_tree import answer, organiser_only
+from bot.command_tree import answer, choices, complete, organiser_only
 from bot.i18n import Lang, t, tn
 from bot.standings.service import (
     LEADERBOARD_ORDERS,
@@ -191,7 +191,7 @@ class _StandingsCog:
 
     async def _season_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         seasons = await self.svc.list_seasons(interaction.guild_id)
-        return [app_commands.Choice(name=s.name, value=s.name) for s in reversed(seasons) if current.casefold() in s.name.casefold()][:25]
+        return choices([s.name for s in reversed(seasons)], current)
 
 
 class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_description="Seasons of this club"):
@@ -295,10 +295,7 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
             t(i18n.lang_of(interaction.locale), "The results of {season}:", season=filename[:-4]), file=discord.File(io.BytesIO(data), filename)
         )
 
-    end.autocomplete("season")(_StandingsCog._season_complete)
-    rename.autocomplete("season")(_StandingsCog._season_complete)
-    export.autocomplete("season")(_StandingsCog._season_complete)
-    rebuild.autocomplete("season")(_StandingsCog._season_complete)
+    complete("season", _StandingsCog._season_complete, end, rename, export, rebuild)
 
 
 class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_description="Results of games played at the table"):
@@ -438,8 +435,7 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
-    add.autocomplete("season")(_StandingsCog._season_complete)
-    import_.autocomplete("season")(_StandingsCog._season_complete)
+    complete("season", _StandingsCog._season_complete, add, import_)
 
 
 class LeaderboardPageButton(
@@ -535,8 +531,7 @@ class BoardCog(_StandingsCog, commands.Cog):
         files = [discord.File(io.BytesIO(st.chart), filename="rating.png")] if st.chart else []
         await interaction.followup.send(st.text(lang), files=files)
 
-    leaderboard.autocomplete("season")(_StandingsCog._season_complete)
-    stats.autocomplete("season")(_StandingsCog._season_complete)
+    complete("season", _StandingsCog._season_complete, leaderboard, stats)
 
 
 async def setup(bot: JantakuBot) -> None:

@@ -105,6 +105,11 @@ def test_house_rules_through_discord_play_at_a_table_score_and_survive_a_restart
             made = _public(c, await c.slash("alice", "house new", {"name": "club", "base": "riichi"}))
             assert "club" in made.content and "riichi" in made.content
 
+            # the name autocompletes, ignoring case and spaces around what was typed, with its base
+            rec = await c.server.autocomplete(c.users["alice"].id, c.guild_id, c.channel_id, "house show", {"name": " CL "}, "name")
+            await rec.response()
+            assert rec.choices == [{"name": "club (riichi)", "value": "club"}]
+
             # option and value autocomplete: every option of the base, one line each, within 100 characters
             rec = await c.server.autocomplete(c.users["alice"].id, c.guild_id, c.channel_id, "house set",
                                               {"name": "club", "option": "kuitan"}, "option")
