@@ -58,15 +58,10 @@ def _word(lang: Lang, word: str) -> str:
     return i18n.t(lang, _WORDS.get(word, word))
 
 
-#: the rulesets' descriptions and lengths as the engine words them (``Ruleset.description``,
-#: ``GameLength.label``), marked for the catalogs: the autocomplete lists show them translated
+#: the lengths as the engine words them (``GameLength.label``), marked for the catalogs: the
+#: autocomplete list shows them translated (the rulesets' descriptions are catalog terms of their
+#: own, context ``ruleset``, written by tools/catalog.py from the engine's list)
 _ENGINE_TEXTS = (
-    N_("Japanese riichi mahjong, Tenhou-style defaults"),
-    N_("PK rule (perfect kansaki): no atozuke, no fu, fixed han table"),
-    N_("Seigou (整合麻雀 改): fair turns, delayed pon, kan without replacement, 18 turns each"),
-    N_("昇降麻雀: one tile per call, kan or win may move 3 ranks"),
-    N_("Taiwanese 16-tile mahjong: flowers, five sets and a pair, tai scoring"),
-    N_("清一色東天紅: 3 players, one suit ×8, White wild, points (no fu)"),
     N_("hanchan (East and South rounds)"),
     N_("tonpuu (East round only)"),
     N_("1 round (East)"),
@@ -231,7 +226,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         lang = lang_of(interaction.locale)
         out = []
         for r in playable():
-            about = f"{r} — {i18n.t(lang, find_ruleset(r).description)}"
+            about = f"{r} — {i18n.term(lang, 'ruleset', find_ruleset(r).description)}"
             if current.lower() in about.lower():
                 out.append(app_commands.Choice(name=about[:100], value=r))
         return out[:25]

@@ -698,8 +698,10 @@ class DiscordServer:
         focused: str,
         *,
         subcommand: str | None = None,
+        locale: str = "en-US",
     ) -> InteractionRecord:
-        """Send an autocomplete interaction (type 4); the bot's choices land in ``rec.choices``."""
+        """Send an autocomplete interaction (type 4) as a user whose Discord client is in ``locale``;
+        the bot's choices land in ``rec.choices``."""
         self._require_ready()
         self._check_member(user_id, guild_id)
         if " " in name:
@@ -727,7 +729,7 @@ class DiscordServer:
         data: JSON = {"id": str(cmd.id), "name": cmd.name, "type": 1, "options": opts}
         if cmd.guild_id is not None:
             data["guild_id"] = str(cmd.guild_id)
-        return await self._start_interaction(4, user_id, guild_id, channel, data)
+        return await self._start_interaction(4, user_id, guild_id, channel, data, locale=locale)
 
     async def click(
         self, user_id: int, message_id: int, custom_id: str, channel_id: int | None = None, *,

@@ -52,6 +52,20 @@ def test_table_commands_answer_a_japanese_player_in_japanese_and_an_english_one_
             assert none_open == i18n.t("ja", "No tables are open. Start one with /table open.") and "開いている卓はありません" in none_open
             assert _one(await _slash(c, "bob", "table list", locale=EN)) == "No tables are open. Start one with /table open."
 
+            # the ruleset menu: each playable ruleset, described in the asker's language
+            menus = {}
+            for locale in (JA, EN):
+                rec = await c.server.autocomplete(c.users["alice"].id, c.guild_id, c.channel_id, "table open",
+                                                  {"ruleset": ""}, "ruleset", locale=locale)
+                await rec.response()
+                menus[locale] = {ch["value"]: ch["name"] for ch in rec.choices or []}
+            assert list(menus[JA]) == list(menus[EN]) == playable()[:25]
+            for name in playable():
+                about = find_ruleset(name).description
+                assert menus[EN][name] == f"{name} — {about}"[:100]
+                assert menus[JA][name] == f"{name} — {i18n.term('ja', 'ruleset', about)}"[:100] != menus[EN][name]
+            assert "麻雀" in menus[JA]["riichi"] and "符なし" in menus[JA]["pk"]
+
             opened = _one(await _slash(c, "alice", "table open", {"ruleset": "tenhou", "length": "tonpuu"}, locale=JA))
             assert opened == i18n.t(
                 "ja",
@@ -187,7 +201,7 @@ def test_the_open_menus_name_lengths_and_rulesets_in_the_asker_s_language() -> N
     assert _length_label("en", "tonpuu (East round only)") == "tonpuu (East round only)"
     for name in playable():
         about = find_ruleset(name).description
-        assert i18n.t("ja", about) != about, name  # every playable ruleset's description has its Japanese
+        assert i18n.term("ja", "ruleset", about) != about, name  # every playable ruleset's description has its Japanese
         for c in lengths(name):
             assert _length_label("ja", c.label) != c.label, (name, c.label)
 
