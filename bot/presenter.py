@@ -40,7 +40,7 @@ import discord
 from bot import fairness, i18n
 from bot.i18n import DEFAULT, N_, Lang, lang_of
 from bot.render import variants as vr
-from bot.render.names import kind_label, ruleset_label, tile_name
+from bot.render.names import kind_label, ruleset_label, seat_name, tile_name
 from bot.render.pictures import (
     DEADLINES,
     PngOptions,
@@ -154,7 +154,7 @@ def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
         note = ", ".join(x for x in ("AI" if t.seats[s].ai else "", i18n.t(lang, "ready") if declared and st.riichi else "") if x)
         seats.append(
             SeatView(
-                name=t.seats[s].name,
+                name=seat_name(t.seats[s], lang),
                 wind=WINDS[vr.seat_wind(g, s)],
                 score=g.scores[s],
                 discards=discards,
@@ -181,13 +181,13 @@ def table_view(t: Table, bottom: int = 0, lang: Lang = DEFAULT) -> TableView:
             else i18n.t(lang, "{hours}h per turn", hours=t.row.async_hours)
         ),
         dora_slots=5 if g.deal.dora else 0,
-        footer=vr.table_footer(g, [s.name for s in t.seats], lang=lang),
+        footer=vr.table_footer(g, [seat_name(s, lang) for s in t.seats], lang=lang),
         bottom=bottom,
     )
 
 
 def describe(g: Game, t: Table, a: Action, lang: Lang = DEFAULT) -> str:
-    who = t.seats[a.seat].name
+    who = seat_name(t.seats[a.seat], lang)
     if a.type is A.DISCARD:
         return i18n.t(lang, "{who} discarded {tile}", who=who, tile=tile_label(a.tile, lang))
     if a.type is A.RIICHI:
@@ -198,7 +198,7 @@ def describe(g: Game, t: Table, a: Action, lang: Lang = DEFAULT) -> str:
         return i18n.t(lang, "{who} declared open riichi, discarding {tile}", who=who, tile=tile_label(a.tile, lang))
     if a.type is A.PASS:
         return i18n.t(lang, "{who} passed", who=who)
-    return i18n.t(lang, "{who}: {action}", who=who, action=action_label(a, None, [s.name for s in t.seats], lang))
+    return i18n.t(lang, "{who}: {action}", who=who, action=action_label(a, None, [seat_name(s, lang) for s in t.seats], lang))
 
 
 def rules_name(row: Any, *, markdown: bool = True, lang: Lang = DEFAULT) -> str:
@@ -220,7 +220,7 @@ def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT
     g = t.game
     head = i18n.t(lang, "**Table #{table}** · {rules} · {mode}", table=t.id, rules=rules_name(t.row, lang=lang), mode=_mode(lang, t.row.mode))
     if g is None:
-        names = ", ".join(s.name for s in t.seats) or i18n.t(lang, "nobody yet")
+        names = ", ".join(seat_name(s, lang) for s in t.seats) or i18n.t(lang, "nobody yet")
         return i18n.t(
             lang,
             "{head} · waiting for players ({seated} seated: {names}). `/table join {table}` to sit down.",
@@ -232,7 +232,7 @@ def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT
     lines = [
         i18n.t(lang, "{head} · {round} · wall {wall} · sticks {sticks}", head=head, round=round_text(g, lang), wall=g.live_left, sticks=g.sticks)
     ]
-    lines.append(" · ".join(f"{_wind(lang, vr.seat_wind(g, s))} {t.seats[s].name} {g.scores[s]}" for s in range(g.players)))
+    lines.append(" · ".join(f"{_wind(lang, vr.seat_wind(g, s))} {seat_name(t.seats[s], lang)} {g.scores[s]}" for s in range(g.players)))
     if last:
         shown = [describe(g, t, a, lang) for a in last if a.type is not A.PASS][-4:]
         if shown:
@@ -240,7 +240,7 @@ def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT
     if g.over:
         lines.append(i18n.t(lang, "Game over."))
     else:
-        waiting = [t.seats[s].name for s in g.to_act()]
+        waiting = [seat_name(t.seats[s], lang) for s in g.to_act()]
         lines.append(i18n.t(lang, "Waiting for: {names}", names=", ".join(waiting)) + clock_text(t, lang))
     lines.append(fairness.status_line(t, lang))  # the commitment; the seed once the game is over
     return "\n".join(lines)
@@ -290,18 +290,18 @@ def result_text(t: Table, idx: int, lang: Lang = DEFAULT) -> tuple[str, list[Win
         kind = DRAW_KINDS.get(r.kind)
         text = i18n.t(lang, "**{hand}: {result}**", hand=label, result=i18n.t(lang, kind) if kind else r.kind)
         if r.tenpai:
-            text += i18n.t(lang, " — tenpai: {names}", names=", ".join(name[s].name for s in r.tenpai))
+            text += i18n.t(lang, " — tenpai: {names}", names=", ".join(seat_name(name[s], lang) for s in r.tenpai))
     else:
         parts = []
         for w in r.wins:
             sc = w.score
             if w.seat == w.from_seat:
-                head = i18n.t(lang, "**{winner} wins by tsumo**", winner=name[w.seat].name)
+                head = i18n.t(lang, "**{winner} wins by tsumo**", winner=seat_name(name[w.seat], lang))
             else:
-                head = i18n.t(lang, "**{winner} wins by ron from {loser}**", winner=name[w.seat].name, loser=name[w.from_seat].name)
+                head = i18n.t(lang, "**{winner} wins by ron from {loser}**", winner=seat_name(name[w.seat], lang), loser=seat_name(name[w.from_seat], lang))
             parts.append(f"{head}: {vr.win_summary(g, sc, lang=lang)}")
         text = f"**{label}** " + "\n".join(parts)
-    deltas = ", ".join(f"{name[s].name} {d:+,d}" for s, d in enumerate(r.deltas) if d)
+    deltas = ", ".join(f"{seat_name(name[s], lang)} {d:+,d}" for s, d in enumerate(r.deltas) if d)
     if deltas:
         text += "\n" + i18n.t(lang, "Payments: {deltas}", deltas=deltas)
     return text, list(r.wins)
@@ -312,7 +312,7 @@ def final_text(t: Table, lang: Lang = DEFAULT) -> str:
     assert g is not None
     unit = vr.final_unit(g)  # taiwan16 / chinitsu_toutenkou: no uma, the score is the result
     rows = [
-        f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} {ruleset_word(lang, unit)}" if unit else f"{i + 1}. {t.seats[s].name}: {g.final_scores[s]} ({g.final_results[s]:+.1f})"
+        f"{i + 1}. {seat_name(t.seats[s], lang)}: {g.final_scores[s]} {ruleset_word(lang, unit)}" if unit else f"{i + 1}. {seat_name(t.seats[s], lang)}: {g.final_scores[s]} ({g.final_results[s]:+.1f})"
         for i, s in enumerate(g.ranking())
     ]
     head = i18n.t(lang, "**Table #{table} final standings**", table=t.id)
@@ -1021,7 +1021,7 @@ class Presenter:
         lang = await self.club_lang(t)
         text, _ = result_text(t, idx, lang)
         files = []
-        view = vr.result_view(g, idx, [s.name for s in t.seats], lang=lang)
+        view = vr.result_view(g, idx, [seat_name(s, lang) for s in t.seats], lang=lang)
         if view is not None and view.wins:
             png = await self.renderer.png("result", view, style=self.tile_style(t), lang=lang)
             files = [discord.File(io.BytesIO(png), filename="result.png")]
@@ -1030,8 +1030,8 @@ class Presenter:
     async def post_final(self, ch: Any, t: Table) -> None:
         g = t.game
         assert g is not None
-        rows = [(t.seats[s].name, g.final_scores[s], g.final_results[s]) for s in g.ranking()]
         lang = await self.club_lang(t)
+        rows = [(seat_name(t.seats[s], lang), g.final_scores[s], g.final_results[s]) for s in g.ranking()]
         png = await self.renderer.png("final", rows, lang=lang)
         await ch.send(content=final_text(t, lang), files=[discord.File(io.BytesIO(png), filename="final.png")], nonce=f"jf{t.id}")
 
@@ -1082,7 +1082,7 @@ class Presenter:
         g = t.game
         assert g is not None
         st = g.seats[seat]
-        you = i18n.t(lang, "Your hand ({name}, {wind})", name=t.seats[seat].name, wind=_wind(lang, vr.seat_wind(g, seat)))
+        you = i18n.t(lang, "Your hand ({name}, {wind})", name=seat_name(t.seats[seat], lang), wind=_wind(lang, vr.seat_wind(g, seat)))
         lines = [*notes, you, status_text(t, None, lang)]
         lines += Presenter._news(self, t, seat, lang)  # (the class's: tests call hand_text on a stand-in)
         waits = waits_line(g, seat, lang) if t.seats[seat].show_waits else None
@@ -1090,7 +1090,7 @@ class Presenter:
             lines.append(i18n.t(lang, NEXT_MOVE))
             lines += [waits] if waits else []
         elif seat in g.to_act() and not g.over:
-            names = [s.name for s in t.seats]
+            names = [seat_name(s, lang) for s in t.seats]
             if g.phase is Phase.TURN:
                 lines.append(i18n.t(lang, "**Your turn.** Pick a tile to discard or an action."))
             elif g.phase is Phase.CLAIM:
@@ -1109,7 +1109,7 @@ class Presenter:
                     i18n.t(
                         lang,
                         "**{who} discarded {tile}.** Call it or pass.",
-                        who=t.seats[g.last_discarder].name,
+                        who=seat_name(t.seats[g.last_discarder], lang),
                         tile=tile_label(g.code(g.last_discard), lang),
                     )
                 )

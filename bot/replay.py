@@ -21,7 +21,7 @@ from bot.errors import UserError
 from bot.i18n import Lang
 from bot.presenter import WINDS, Presenter, describe, final_text, result_text, table_view
 from bot.render import variants as vr
-from bot.render.names import kind_label
+from bot.render.names import kind_label, seat_name
 from bot.tables import Table, quoted, table_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game
@@ -132,7 +132,7 @@ def _caption(t: Table, actions: list[Action], index: int, seat: int, *, ended: b
     if seat == ALL:
         whose = i18n.t(lang, "every hand open")
     else:
-        whose = i18n.t(lang, "{player}'s view", player=t.seats[seat].name)
+        whose = i18n.t(lang, "{player}'s view", player=seat_name(t.seats[seat], lang))
     hand = vr.result_label(g, len(g.results) - 1, lang=lang) if g.over else vr.round_text(g, lang=lang)
     lines = [
         i18n.t(
@@ -178,10 +178,10 @@ def picture_args(presenter: Presenter, s: Step, seat: int, lang: Lang = "en") ->
     assert g is not None
     if seat != ALL:
         args, kwargs = presenter.hand_args(t, seat, lang)
-        kwargs["title"] = f"{t.seats[seat].name} · {_wind(lang, vr.seat_wind(g, seat))} · {g.scores[seat]} {vr.score_unit(g, lang=lang)}"
+        kwargs["title"] = f"{seat_name(t.seats[seat], lang)} · {_wind(lang, vr.seat_wind(g, seat))} · {g.scores[seat]} {vr.score_unit(g, lang=lang)}"
         return "seat", (table_view(t, bottom=seat, lang=lang), *args), kwargs
     hands = []
     for n in range(g.players):
         (tiles, melds, drawn), _ = presenter.hand_args(t, n)
-        hands.append((f"{t.seats[n].name} · {_wind(lang, vr.seat_wind(g, n))}", tiles, melds, drawn))
+        hands.append((f"{seat_name(t.seats[n], lang)} · {_wind(lang, vr.seat_wind(g, n))}", tiles, melds, drawn))
     return "open", (table_view(t, bottom=0, lang=lang), hands), {"lang": lang}

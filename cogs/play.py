@@ -26,6 +26,7 @@ from bot import i18n
 from bot.i18n import DEFAULT, Lang, lang_of
 from bot.presenter import ClickAnswer, Presenter, action_label, ruleset_word, tile_label
 from bot.render import variants as vr
+from bot.render.names import seat_name
 from bot.responses import in_time
 from bot.tables import Table, TableError
 from engine.table.actions import Action, ActionType
@@ -169,7 +170,7 @@ class ConfirmDiscard(ActionButton, template=r"mjw:(?P<table>\d+):(?P<serial>\d+)
             await _answer(interaction, i18n.t(_lang(interaction), "that turn has passed"))
             return
         lang = _lang(interaction)
-        names = [s.name for s in t.seats]
+        names = [seat_name(s, lang) for s in t.seats]
         into = vr.dangerous_discards(g, a.seat, [a]).get(a.tile, [])
         tile = tile_label(a.tile, lang)
         view = discord.ui.View(timeout=None)
@@ -251,7 +252,7 @@ def hand_view(t: Table, seat: int, lang: Lang = DEFAULT) -> discord.ui.View:
     g = t.game
     assert g is not None
     serial = t.decision_serial()
-    names = [s.name for s in t.seats]
+    names = [seat_name(s, lang) for s in t.seats]
     view = discord.ui.View(timeout=None)
     legal = list(g.legal_actions(seat))
     discards = vr.in_hand_order(g, seat, [a for a in legal if a.type is A.DISCARD])

@@ -23,6 +23,7 @@ from bot.command_tree import answer, is_organiser
 from bot.house import HouseError
 from bot.i18n import N_, Lang, lang_of
 from bot.presenter import rules_name, status_text
+from bot.render.names import seat_name
 from bot.responses import in_time
 from bot.tables import Table, TableError, TableService, length_text, lengths, playable
 from engine.rules.base import find_ruleset
@@ -285,8 +286,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         self.service.ai_kind(kind)  # an unknown kind: one sentence, before anything else
         t = await self._pick(interaction, table, statuses=("open",))
         await self.service.add_ai(t.id, seats, kind)
+        lang = lang_of(interaction.locale)
         await interaction.response.send_message(
-            i18n.t(lang_of(interaction.locale), "Table #{table}: {players}.", table=t.id, players=", ".join(s.name for s in t.seats))
+            i18n.t(lang, "Table #{table}: {players}.", table=t.id, players=", ".join(seat_name(s, lang) for s in t.seats))
         )
 
     @add_ai.autocomplete("kind")
@@ -337,7 +339,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         if seat is None:
             where = i18n.t(lang, "You are not seated: the table as everyone sees it.")
         else:
-            where = i18n.t(lang, "Seen from your seat ({player}), at the bottom.", player=t.seats[seat].name)
+            where = i18n.t(lang, "Seen from your seat ({player}), at the bottom.", player=seat_name(t.seats[seat], lang))
         text = f"{status_text(t, lang=lang)}\n{where}"
         self.bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
         png = await in_time(interaction, self.bot.presenter.table_picture(t, seat, lang))
@@ -369,7 +371,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
             i18n.t(
                 lang, "#{table} {rules} {mode} — {status} — {players} in <#{channel}>",
                 table=r.id, rules=rules_name(r, lang=lang), mode=_word(lang, r.mode), status=_word(lang, r.status),
-                players=", ".join(s.name for s in r.seats), channel=r.channel_id,
+                players=", ".join(seat_name(s, lang) for s in r.seats), channel=r.channel_id,
             )
             for r in rows
         ]

@@ -57,6 +57,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.i18n import N_, Lang, t, tn
 from bot.league.seating import SeatingError, seat_round
+from bot.render.names import SUBSTITUTE_AI
 from bot.standings.service import StandingsService, Who
 from bot.storage import leagues as sql
 from bot.storage import repository as repo_sql
@@ -655,7 +656,7 @@ class LeagueService:
             old = next(((x.old_player, x.old_name) for x in known if x.seat == seat), (f"u:{s.user_id}", s.name))
             got = misses if misses is not None else (await sql.misses(self.repo.db, table_id)).get(seat, 0)
             sub = SubstitutionRow(table_id, seat, old[0], old[1], new.player if new is not None else f"ai:{AI_KIND}", got, self.clock())
-            name = new.name if new is not None else f"AI for {old[1]}"[:60]
+            name = new.name if new is not None else SUBSTITUTE_AI.format(name=old[1])[:60]
             # the seat's messages were the absent player's: the substitute's start afresh
             fields: dict[str, Any] = {
                 "user_id": new.user_id if new is not None else None, "ai": None if new is not None else AI_KIND, "name": name,

@@ -10,24 +10,31 @@ and the look-ups (``cogs.lookups``) all name tiles with :func:`tile_name` and or
   show 東 … 中 and these letters in a corner);
 * flowers ``1f`` … ``8f`` (taiwan16).
 
+A seat's name as a reader sees it: :func:`seat_name` (the stored name; a league substitute AI's,
+stored in English as :data:`SUBSTITUTE_AI`, in the reader's language).
+
 Limits: names only, no grammar — the engine's notation (``0m``, ``5z``) stays the input and storage
 form (``engine.tiles``); this module never parses.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Protocol
 
-from bot.i18n import DEFAULT, Lang, term
+from bot.i18n import DEFAULT, N_, Lang, t, term
 from engine.tiles import FLOWER_BASE, HONOR_BASE, RED
 
 __all__ = [
     "HONOR_NAMES",
+    "SUBSTITUTE_AI",
     "YAKU_NAMES",
     "kind_label",
     "picture_order",
     "ruleset_label",
+    "seat_name",
     "sort_tiles",
     "tai_name",
     "tile_name",
@@ -35,6 +42,27 @@ __all__ = [
     "tiles_text",
     "yaku_name",
 ]
+
+#: the seat name of an AI that plays a league seat for an absent member (bot/league/service.py).
+#: Stored in English, once, so that the table, its log and the league keep one name for the seat;
+#: :func:`seat_name` shows it in the reader's language.
+SUBSTITUTE_AI = N_("AI for {name}")
+_SUBSTITUTE = re.compile(re.escape(SUBSTITUTE_AI).replace(re.escape("{name}"), "(.+)"), re.S)
+
+
+class _Seat(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def ai(self) -> str | None: ...
+
+
+def seat_name(seat: _Seat, lang: Lang = DEFAULT) -> str:
+    """A seat's name in ``lang``: the stored name, but a substitute AI's (an AI seat whose name
+    is :data:`SUBSTITUTE_AI`'s form; a member's name is never rewritten) says so in ``lang``."""
+    m = _SUBSTITUTE.fullmatch(seat.name) if seat.ai else None
+    return t(lang, SUBSTITUTE_AI, name=m[1]) if m else seat.name
+
 
 #: the letters on the honour faces, East .. Red dragon
 HONOR_NAMES = ("E", "S", "W", "N", "Wh", "Gr", "Rd")

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.client import JantakuBot
 from bot.league.seating import repeat_lower_bound
+from bot.presenter import status_text
 from tests.bot.harness import Club, club, make_organiser
 
 PLAYERS = tuple(f"p{i:02d}" for i in range(1, 13))
@@ -179,6 +180,10 @@ def test_a_twelve_player_async_league_of_three_rounds(tmp_path: Path) -> None:
             seat, old, new, misses = subs[0]
             assert new == "ai:smart" and misses == 2 and first.seats[seat].ai == "smart" and first.seats[seat].user_id is None
             absent = next(n for n in PLAYERS if f"u:{ids[n]}" == old)
+            # the seat keeps one stored name, in English; a Japanese reader sees it in Japanese
+            assert first.seats[seat].name == f"AI for {absent}"
+            assert f"AI for {absent}" in status_text(first, None, "en")
+            assert f"{absent}の代打ちAI" in status_text(first, None, "ja") and f"AI for {absent}" not in status_text(first, None, "ja")
             told = f"{absent} missed 2 turns: an AI plays the seat for the rest of this game."
             await c.server.wait_for(lambda: any(told in m.content for m in c.server.dms(ids[absent])) or None, timeout=10, what="the DM")
             assert any(m.content == told for m in c.server.messages(first.row.thread_id or 0)), "the table's thread is told"

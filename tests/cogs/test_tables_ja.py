@@ -223,3 +223,17 @@ def test_missing_permissions_are_named_as_discord_names_them_in_the_asker_s_lang
     assert "権限「チャンネルを見る、埋め込みリンク」" in two.sentence("ja")
     one = MissingPermissions(missing=["Send Messages"])
     assert one.sentence("en").endswith("missing the permission Send Messages. A server admin can grant it to my role here.")
+
+
+def test_a_substitute_ai_s_seat_name_reads_in_the_reader_s_language_and_a_member_s_never_changes() -> None:
+    from types import SimpleNamespace
+
+    from bot.render.names import SUBSTITUTE_AI, seat_name
+
+    ai = SimpleNamespace(name=SUBSTITUTE_AI.format(name="bob"), ai="smart")
+    assert ai.name == "AI for bob"
+    assert seat_name(ai, "en") == "AI for bob"
+    assert seat_name(ai, "ja") == i18n.t("ja", "AI for {name}", name="bob") == "bobの代打ちAI"
+    member = SimpleNamespace(name="AI for bob", ai=None)  # a member may call themself anything
+    assert seat_name(member, "ja") == "AI for bob"
+    assert seat_name(SimpleNamespace(name="AI 2", ai="smart"), "ja") == "AI 2"
