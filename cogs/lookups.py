@@ -74,6 +74,34 @@ def sort_codes(codes: Sequence[int]) -> list[int]:
     return sorted(codes, key=lambda c: (kind_of(c), c & RED))
 
 
+class Unreadable(LookupError_):
+    """A hand or tiles the notation parser refused. English reads the parser's own detail (the
+    engine words it in English only); another language reads a sentence of its own that names the
+    part to fix, by its position and its word, above the same caret."""
+
+    def __init__(self, msgid: str, e: NotationError, line: str, *, at: str, nowhere: str) -> None:
+        super().__init__(msgid, error=str(e), caret=_caret(line, e.position))
+        self.position, self.part = e.position, _word_at(line, e.position)
+        self.at, self.nowhere = at, nowhere
+
+    def sentence(self, lang: Lang = "en") -> str:
+        if lang == "en":
+            return super().sentence(lang)
+        if self.position is None or not self.part:
+            return t(lang, self.nowhere, caret=self.kw["caret"])
+        return t(lang, self.at, position=self.position + 1, part=self.part, caret=self.kw["caret"])
+
+
+def _word_at(line: str, position: int | None) -> str:
+    """The word (between spaces) of ``line`` that holds ``position`` (0-based), clipped; "" if none."""
+    if position is None or not 0 <= position < len(line) or line[position].isspace():
+        return ""
+    start = line.rfind(" ", 0, position) + 1
+    end = line.find(" ", position)
+    word = "".join(ch if ch.isprintable() else "?" for ch in line[start : end if end >= 0 else len(line)]).replace("`", "'")
+    return word if len(word) <= 30 else word[:29] + "…"
+
+
 def _caret(line: str, position: int | None) -> str:
     """The line in a code block with a ``^`` under the character at ``position`` (0-based)."""
     safe = "".join(ch if ch.isprintable() else "?" for ch in line.replace("`", "'"))
@@ -191,7 +219,11 @@ def check_hand(line: str) -> HandSpec:
     try:
         spec = parse_hand(line)
     except NotationError as e:
-        raise LookupError_("I could not read that hand: {error}.\n{caret}", error=str(e), caret=_caret(line, e.position)) from None
+        raise Unreadable(
+            "I could not read that hand: {error}.\n{caret}", e, line,
+            at=N_("I could not read that hand: please check `{part}` (character {position}).\n{caret}"),
+            nowhere=N_("I could not read that hand: please check how it is written (e.g. `123m456p789s1122z ron 2z`).\n{caret}"),
+        ) from None
     if spec.ruleset.lower() not in ruleset_names():
         raise _unknown_ruleset(spec.ruleset, shanten=False)
     return spec
@@ -355,7 +387,11 @@ def check_tiles(tiles: str, ruleset: str | None = None) -> None:
     try:
         parse_tiles(text, allow_flowers=False)
     except NotationError as e:
-        raise LookupError_("I could not read those tiles: {error}.\n{caret}", error=str(e), caret=_caret(text, e.position)) from None
+        raise Unreadable(
+            "I could not read those tiles: {error}.\n{caret}", e, text,
+            at=N_("I could not read those tiles: please check `{part}` (character {position}).\n{caret}"),
+            nowhere=N_("I could not read those tiles: please check how they are written (e.g. `123m456p`).\n{caret}"),
+        ) from None
     if name.lower() not in ruleset_names():
         raise _unknown_ruleset(name, shanten=True)
 
@@ -387,7 +423,11 @@ def shanten_of(tiles: str, ruleset: str | None = None, style: Style | None = Non
         else:
             raise _unknown_ruleset(name, shanten=True)
     except NotationError as e:
-        raise LookupError_("I could not read those tiles: {error}.\n{caret}", error=str(e), caret=_caret(text, e.position)) from None
+        raise Unreadable(
+            "I could not read those tiles: {error}.\n{caret}", e, text,
+            at=N_("I could not read those tiles: please check `{part}` (character {position}).\n{caret}"),
+            nowhere=N_("I could not read those tiles: please check how they are written (e.g. `123m456p`).\n{caret}"),
+        ) from None
     except NotImplementedError:
         raise LookupError_("ruleset {ruleset} cannot compute shanten yet", ruleset=name) from None
     except UnknownRuleset as e:

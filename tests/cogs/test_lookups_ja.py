@@ -24,7 +24,8 @@ from bot.render.names import yaku_name
 from bot.render.pictures import picture_texts
 from bot.rules_text import RULESETS, rulebook
 from bot.standings.service import StandingsError
-from engine.tiles import counts_of, parse_tiles
+from engine.notation import parse_hand
+from engine.tiles import NotationError, counts_of, parse_tiles
 from tests.bot.harness import Club, club, make_organiser
 
 JA = "ja"
@@ -32,6 +33,7 @@ EN = "en-US"
 #: riichi.md §15 v6: dealer tsumo, riichi + menzen tsumo + pinfu + dora 2 = 5 han, mangan, 4,000 all
 V6 = "123456m789p55s67s tsumo 8s seat=E riichi dora=4s"
 SHANTEN_HAND = "1234m5678p2399s1z"
+BAD_HAND = "123m456p789s11q22z ron 2z"  # 'q' is no suit
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
@@ -106,6 +108,18 @@ def test_score_shanten_and_rule_answer_a_japanese_player_in_japanese(tmp_path: P
             assert msg.ephemeral and str(msg.content) == ja("That hand cannot win: it is not a complete hand.\n{caret}", caret=caret)
             assert "和了" in first
 
+            # /score refusal: a hand the notation parser cannot read names the part to fix in Japanese
+            # (the parser's own detail is English only), above the same caret an English player sees
+            msg = await _ask(c, "alice", "score", {"hand": BAD_HAND}, locale=JA)
+            first, _, caret = str(msg.content).partition("\n")
+            assert msg.ephemeral and str(msg.content) == ja(
+                "I could not read that hand: please check `{part}` (character {position}).\n{caret}",
+                part="123m456p789s11q22z", position=BAD_HAND.index("q") + 1, caret=caret,
+            )
+            assert "読み取れませんでした" in first and "確認してください" in first and not _LATIN_WORD.search(first.replace(BAD_HAND.split()[0], ""))
+            msg = await _ask(c, "alice", "score", {"hand": "123m456p789s1122z ron"}, locale=JA)
+            assert "書き方を確認してください" in str(msg.content) and "winning tile" not in str(msg.content)
+
             # /shanten: the title, the ukeire line, the picture's title and rows
             sh = _shanten_of(SHANTEN_HAND)
             msg = await _ask(c, "alice", "shanten", {"tiles": SHANTEN_HAND}, locale=JA)
@@ -161,6 +175,10 @@ def test_score_shanten_and_rule_answer_an_english_player_as_before(tmp_path: Pat
             assert "payments: East (winner) +12,000, South -4,000, West -4,000, North -4,000" in lines
             drawn = picture_texts(_png(msg, "score.png"))
             assert "Dora indicators" in drawn and "ruleset riichi · seat E · round E" in drawn
+            msg = await _ask(c, "bob", "score", {"hand": BAD_HAND}, locale=EN)
+            with pytest.raises(NotationError) as bad:
+                parse_hand(BAD_HAND)
+            assert str(msg.content).startswith(f"I could not read that hand: {bad.value}.\n```\n{BAD_HAND}\n")
 
             sh = _shanten_of(SHANTEN_HAND)
             msg = await _ask(c, "bob", "shanten", {"tiles": SHANTEN_HAND}, locale=EN)
