@@ -32,7 +32,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.errors import UserError
 from bot.i18n import DEFAULT, N_, Lang, t, term, tn
-from bot.render.lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
+from bot.render.lookup import LookupMeld, ScoreCard, ShantenRow, render_score_card, render_shanten_card
 from bot.render.names import ruleset_label, tile_name, yaku_name
 from bot.render.rules_card import card_lines, changed_options
 from bot.render.tiles import Style
@@ -268,10 +268,10 @@ def score_hand(
     else:
         footer = t(lang, "ruleset {ruleset} · seat {seat} · round {round}", ruleset=ruleset_label(name, lang), seat=seat, round=rnd)
     melds = [LookupMeld(m.type.value, list(m.tiles)) for m in spec.melds]
-    png = render_score_card(
-        sort_codes(spec.concealed),
-        melds,
-        spec.win_tile,
+    card = ScoreCard(
+        concealed=sort_codes(spec.concealed),
+        melds=melds,
+        win_tile=spec.win_tile,
         title=title,
         rows=rows,
         total=total,
@@ -279,9 +279,8 @@ def score_hand(
         dora=spec.ctx.dora_indicators,
         ura=spec.ctx.ura_indicators,
         footer=footer,
-        style=style,
-        lang=lang,
     )
+    png = render_score_card(card, style=style, lang=lang)
     lines = [f"{n}: {v}" for n, v in rows]
     lines.append(f"**{total}**")
     if payments:

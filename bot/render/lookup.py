@@ -25,7 +25,7 @@ from .fonts import FontT, draw_text, font, picture_lang, text_font, text_in
 from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line, to_png
 from .tiles import BACK, FELT, Style, tile_image, tile_size, tiles_in
 
-__all__ = ["LookupMeld", "ShantenRow", "render_score_card", "render_shanten_card"]
+__all__ = ["LookupMeld", "ScoreCard", "ShantenRow", "render_score_card", "render_shanten_card"]
 
 TEXT = (242, 242, 234)
 MUTED = (172, 204, 186)
@@ -154,102 +154,96 @@ def _card(
     return img, d, y + th
 
 
-def render_score_card(
-    concealed: Sequence[int],
-    melds: Sequence[LookupMeld],
-    win_tile: int,
-    *,
-    title: str,
-    rows: Sequence[tuple[str, str]],
-    total: str,
-    payments: Sequence[tuple[str, int]] = (),
-    dora: Sequence[int] = (),
-    ura: Sequence[int] = (),
-    footer: str = "",
-    style: Style | None = None,
-    lang: Lang = DEFAULT,
-) -> bytes:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoreCard:
+    """What the ``/score`` picture shows: the hand (``concealed`` codes, ``melds``, the
+    ``win_tile`` set apart), the ``title``, one ``(name, value)`` row per yaku or item, the
+    ``total`` line, each seat's payment, the dora / ura indicators and a ``footer``; every text
+    already in the reader's language."""
+
+    concealed: Sequence[int]
+    melds: Sequence[LookupMeld]
+    win_tile: int
+    title: str
+    rows: Sequence[tuple[str, str]]
+    total: str
+    payments: Sequence[tuple[str, int]] = ()
+    dora: Sequence[int] = ()
+    ura: Sequence[int] = ()
+    footer: str = ""
+
+
+def render_score_card(card: ScoreCard, *, style: Style | None = None, lang: Lang = DEFAULT) -> bytes:
     """A scored hand: a title bar, the hand (winning tile set apart in a gold frame, melds after it),
-    dora / ura indicators, then the breakdown — one ``(name, value)`` row per yaku or item, the total
-    line, and each seat's payment; ``style`` is the tile style (None: the one in force), ``lang``
-    the language of the labels drawn here (the texts given are drawn as they are)."""
+    dora / ura indicators, then the breakdown — one row per yaku or item, the total line, and each
+    seat's payment; ``style`` is the tile style (None: the one in force), ``lang`` the language of
+    the labels drawn here (the card's texts are drawn as they are)."""
     with tiles_in(style), text_in(lang):
-        return _score_card(concealed, melds, win_tile, title, rows, total, payments, dora, ura, footer)
+        return _score_card(card)
 
 
-def _score_card(
-    concealed: Sequence[int],
-    melds: Sequence[LookupMeld],
-    win_tile: int,
-    title: str,
-    rows: Sequence[tuple[str, str]],
-    total: str,
-    payments: Sequence[tuple[str, int]],
-    dora: Sequence[int],
-    ura: Sequence[int],
-    footer: str,
-) -> bytes:
+def _score_card(card: ScoreCard) -> bytes:
     tw, th = tile_size(HAND_W)
-    tiles, hand_w = _hand_row(concealed, win_tile, melds, tw)
+    tiles, hand_w = _hand_row(card.concealed, card.win_tile, card.melds, tw)
     f_row = text_font(24)  # ~12 px on a phone: the card is ~700 px wide, shown at ~360
     f_small = text_font(19, "regular")
     row_h = 32
     sw, sh = tile_size(SMALL_W)
-    dora_h = sh + 26 if (dora or ura) else 0
-    name_w = max([int(f_row.getlength(n)) for n, _ in rows] + [160])
-    val_w = max([int(f_row.getlength(v)) for _, v in rows] + [60])
-    pay_w = 300 if payments else 0
+    dora_h = sh + 26 if (card.dora or card.ura) else 0
+    name_w = max([int(f_row.getlength(n)) for n, _ in card.rows] + [160])
+    val_w = max([int(f_row.getlength(v)) for _, v in card.rows] + [60])
+    pay_w = 300 if card.payments else 0
     width = min(
         MAX_WIDTH,
         max(
             hand_w + 2 * PAD,
             name_w + val_w + 60 + pay_w + 2 * PAD,
-            int(f_row.getlength(total)) + 2 * PAD,
+            int(f_row.getlength(card.total)) + 2 * PAD,
             520,
         ),
     )
-    body = max(len(rows) + 1, len(payments), 1)
-    foot_h = 24 if footer else 0
+    body = max(len(card.rows) + 1, len(card.payments), 1)
+    foot_h = 24 if card.footer else 0
     height = PAD + 40 + 12 + th + 12 + dora_h + 12 + body * row_h + foot_h + PAD
-    img, d, y = _card(width, height, title, tiles, th)
+    img, d, y = _card(width, height, card.title, tiles, th)
     y += 12
-    if dora or ura:
+    if card.dora or card.ura:
 
         def indicators(codes: Sequence[int], x: int, baseline: int) -> int:
             return _small_strip(img, codes, x, baseline, width - x - PAD)
 
         lang = picture_lang()
-        groups = ((i18n.t(lang, "Dora indicators"), dora), (i18n.t(lang, "Ura indicators"), ura))
+        groups = ((i18n.t(lang, "Dora indicators"), card.dora), (i18n.t(lang, "Ura indicators"), card.ura))
         _indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
         y += dora_h
     d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
     y += 12
     col_val = width - PAD - pay_w - (30 if pay_w else 0)
-    for i, (name, value) in enumerate(rows):
+    for i, (name, value) in enumerate(card.rows):
         yy = y + i * row_h + row_h / 2
         _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
-    yy = y + len(rows) * row_h + row_h / 2
+    yy = y + len(card.rows) * row_h + row_h / 2
     # the total spans the card when the payments end above it
-    total_w = width - 2 * PAD if len(payments) <= len(rows) else col_val - PAD
-    draw_text(d, (PAD, yy), _fit(total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
-    if payments:
+    total_w = width - 2 * PAD if len(card.payments) <= len(card.rows) else col_val - PAD
+    draw_text(d, (PAD, yy), _fit(card.total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
+    if card.payments:
         _payments_column(
             d,
-            payments,
+            card.payments,
             right=width - PAD,
             col_w=pay_w,
             top=y,
-            rows=body if total_w < width - 2 * PAD else len(rows),
+            rows=body if total_w < width - 2 * PAD else len(card.rows),
             row_h=row_h,
             f=f_row,
             name_w=pay_w - 125,
             amount="{:+,}".format,
         )
-    if footer:
+    if card.footer:
         draw_text(
             d,
             (PAD, height - PAD - 8),
-            _fit(footer, f_small, width - 2 * PAD),
+            _fit(card.footer, f_small, width - 2 * PAD),
             font=f_small,
             fill=MUTED,
             anchor="lm",

@@ -26,7 +26,7 @@ from bot.i18n import DEFAULT, Lang, term
 from engine.rules import find_ruleset
 from engine.tiles import parse_tiles as _p
 
-from .lookup import LookupMeld, ShantenRow, render_score_card, render_shanten_card
+from .lookup import LookupMeld, ScoreCard, ShantenRow, render_score_card, render_shanten_card
 from .names import yaku_name
 from .pictures import (
     render_final,
@@ -268,10 +268,10 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
             ],
             lang=L,
         ),
-        "score": lambda: _look(render_score_card, L)(
-            _p("2234567m234p56s"),
-            [],
-            _p("7s")[0],
+        "score": lambda: _look(render_score_card, L)(ScoreCard(
+            concealed=_p("2234567m234p56s"),
+            melds=[],
+            win_tile=_p("7s")[0],
             title=f"{i18n.t(L, 'Ron')} 7s — {_value(L, 3, 30, i18n.t(L, '{points} points', points='3,900'))}",
             rows=[
                 (yaku_name("riichi", L), i18n.t(L, "{n} han", n=1)),
@@ -283,15 +283,15 @@ def sample_pictures(lang: Lang = DEFAULT) -> dict[str, Callable[[], bytes]]:
             payments=[(i18n.t(L, "East"), 3900), (i18n.t(L, "South"), -3900)],
             dora=_p("1m"),
             ura=_p("4z"),
-        ),
-        "score_melds": lambda: _look(render_score_card, L)(
-            _p("456m78p"),
-            [LookupMeld("pon", _p("666z")), LookupMeld("kakan", _p("5505p"))],
-            _p("9p")[0],
+        )),
+        "score_melds": lambda: _look(render_score_card, L)(ScoreCard(
+            concealed=_p("456m78p"),
+            melds=[LookupMeld("pon", _p("666z")), LookupMeld("kakan", _p("5505p"))],
+            win_tile=_p("9p")[0],
             title=f"{i18n.t(L, 'Tsumo')} 9p — {_value(L, 2, 40, i18n.t(L, '{points} all', points='1,300'))}",
             rows=[(yaku_name("hatsu", L), i18n.t(L, "{n} han", n=1)), (yaku_name("aka_dora", L), i18n.t(L, "{n} han", n=1))],
             total=_value(L, 2, 40, i18n.t(L, "{points} all", points="1,300")),
-        ),
+        )),
         "shanten": lambda: _look(render_shanten_card, L)(
             _p("1234m5678p2399s1z"),
             title=i18n.t(L, "{shanten} ({n} tiles) — ruleset {ruleset}", shanten=_shanten(L, 1), n=14, ruleset="riichi"),
