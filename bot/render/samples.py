@@ -26,9 +26,11 @@ from bot.i18n import DEFAULT, Lang, term
 from engine.rules import find_ruleset
 from engine.tiles import parse_tiles as _p
 
-from .lookup import LookupMeld, ScoreCard, ShantenRow, render_score_card, render_shanten_card
-from .names import yaku_name
-from .pictures import (
+from . import (
+    ResultView,
+    SeatView,
+    TableView,
+    WinView,
     render_final,
     render_hand,
     render_open_table,
@@ -36,10 +38,11 @@ from .pictures import (
     render_seat_table,
     render_table,
     render_tiles,
+    warm_up,
 )
+from .lookup import LookupMeld, ScoreCard, ShantenRow, render_score_card, render_shanten_card
+from .names import yaku_name
 from .rules_card import render_card
-from .tiles import warm_up
-from .views import ResultView, SeatView, TableView, WinView
 
 __all__ = ["ABOUT", "sample_pictures", "sample_table", "takes_lang", "untranslated", "write_samples"]
 
