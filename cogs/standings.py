@@ -268,7 +268,7 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         lines = []
         for s in seasons:
             if self.svc.damage_of(s):
-                lines.append(f"**{s.name}** — {self.svc.damage_sentence(s)}.")
+                lines.append(f"**{s.name}** — {self.svc.damage(s).sentence(lang)}")
             elif s.active:
                 lines.append(t(lang, "**{season}** — {ruleset}, rating {rating}, running", season=s.name, ruleset=s.ruleset, rating=s.rating))
             else:

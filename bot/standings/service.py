@@ -75,12 +75,23 @@ class StandingsError(UserError):
 
 
 class _DamagedGame(StandingsError):
-    """A game whose stored rows cannot be read (the message says so); void can still take it out."""
+    """A game whose stored rows cannot be read (the message says so); void can still take it out.
+    (Sentences about damage name the damage itself, ``why``, in the row check's English: it is
+    for the bot's host.)"""
 
-    def __init__(self, game_id: int, season_id: Any, text: str) -> None:
-        super().__init__(text)
+    def __init__(self, game_id: int, season_id: Any, why: str) -> None:
+        super().__init__(_DAMAGED_GAME, game=game_id, why=why)
         self.game_id = game_id
         self.season_id = season_id
+
+
+_DAMAGED_GAME = N_(
+    "game #{game} is damaged in the database ({why}): it cannot be read or corrected; an organiser can "
+    "take it out with /result void game:{game} and enter it again with /result add"
+)
+#: what a damaged season stops, as the refusal names it (a refusal's ``doing``)
+ADDING, CORRECTING, VOIDING = N_("adding this result"), N_("correcting this result"), N_("voiding this result")
+LINKING, REBUILDING, IMPORTING = N_("linking this guest"), N_("rebuilding its standings"), N_("importing this log")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +145,7 @@ class LeaderboardPage:
     pages: int
     total: int
     rows: list[tuple[int, StandingRow]]
-    notes: list[str] = field(default_factory=list)  # damaged things, one sentence each
+    notes: list[UserError] = field(default_factory=list)  # damaged things, one sentence each
 
     def text(self, lang: Lang = DEFAULT) -> str:
         """One line per player (place, name, the value ranked by, games): no code block, so each line
@@ -152,7 +163,7 @@ class LeaderboardPage:
         ]
         if self.by == "rating":
             lines.append(f"-# {t(lang, RATING_EXPLAINED.get(self.season.rating, N_('rating of the season')))}")
-        lines += [_sentence(n) for n in self.notes]
+        lines += [_sentence(n.sentence(lang)) for n in self.notes]
         if not self.rows:
             if self.season.min_games > 0:
                 lines.append(t(lang, "No players with at least {n} games yet.", n=self.season.min_games))
@@ -165,7 +176,8 @@ class LeaderboardPage:
             if bad:
                 damaged = True
                 label = s.name if isinstance(s.name, str) and s.name.strip() else s.player
-                lines.append(f"{rank}. {_markdown_safe(str(label)[:NAME_WIDTH])} · damaged in the database: {standing_damage_text(bad)}")
+                lines.append(t(lang, "{rank}. {name} · damaged in the database: {what}", rank=rank, name=_markdown_safe(str(label)[:NAME_WIDTH]),
+                               what=standing_damage_text(bad)))
                 continue
             name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
             games = tn(lang, "{n} game", "{n} games", s.games)
@@ -196,7 +208,7 @@ class PlayerStats:
     play: SeatStats | None  # over the bot-played games, if any
     bot_games: int
     chart: bytes = b""
-    notes: list[str] = field(default_factory=list)  # damaged things left out, one sentence each
+    notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
 
     @property
     def games(self) -> int:
@@ -244,13 +256,13 @@ class PlayerStats:
                     average_deal_in=_num(r["average_deal_in"]),
                 )
             )
-        lines += [_sentence(n) for n in self.notes]
+        lines += [_sentence(n.sentence(lang)) for n in self.notes]
         return "\n".join(x for x in lines if x)
 
 
 def _sentence(text: str) -> str:
     text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "?", "!")) else text + "."
+    return text if text.endswith((".", "?", "!", "。")) else text + "."
 
 
 def _pct(x: float | None) -> str:
@@ -373,27 +385,42 @@ class StandingsService:
         """The damaged columns of a season as last read (``{column: plain words}``; empty if sound)."""
         return self._damage.get(s.id, {})
 
-    def damage_sentence(self, s: SeasonRow, doing: str | None = None) -> str:
-        """One sentence: what of the season is damaged, what still works, what an organiser can do."""
+    def damage(self, s: SeasonRow, doing: str | None = None) -> StandingsError:
+        """One sentence: what of the season is damaged (the row check's English, for the bot's host),
+        what still works, what an organiser can do (``doing``, a catalog phrase such as
+        :data:`ADDING`: what the damage refuses)."""
         bad = self.damage_of(s)
-        what = season_damage_text(s, bad)
-        if doing is None:
-            if any(c in SETTLING for c in bad):
-                still = ("Its standings can still be read, but no result can be added to it or changed; an organiser can end it with "
-                         "/season end and start a new one")
-            else:
-                still = "Everything else of it works" + ("; every player is listed meanwhile" if "min_games" in bad else "")
-                if "active" in bad:
-                    still = "It counts as not running; an organiser can end it with /season end and start a new one"
-            return f"the season '{s.name}' is damaged in the database: {what}. {still}, and the bot's host can repair row {s.id} of the seasons table"
-        return (
-            f"{doing} is not possible: the season '{s.name}' is damaged in the database ({what}). Its standings can still be read; "
-            f"an organiser can end it with /season end and start a new one, and the bot's host can repair row {s.id} of the seasons table"
+        kw = {"season": s.name, "what": season_damage_text(s, bad), "row": s.id}
+        if doing is not None:
+            return StandingsError(
+                "{doing} is not possible: the season '{season}' is damaged in the database ({what}). Its standings can still be read; "
+                "an organiser can end it with /season end and start a new one, and the bot's host can repair row {row} of the seasons table",
+                doing=UserError(doing), **kw,
+            )
+        if any(c in SETTLING for c in bad):
+            return StandingsError(
+                "the season '{season}' is damaged in the database: {what}. Its standings can still be read, but no result can be added "
+                "to it or changed; an organiser can end it with /season end and start a new one, and the bot's host can repair row "
+                "{row} of the seasons table", **kw,
+            )
+        if "active" in bad:
+            return StandingsError(
+                "the season '{season}' is damaged in the database: {what}. It counts as not running; an organiser can end it with "
+                "/season end and start a new one, and the bot's host can repair row {row} of the seasons table", **kw,
+            )
+        if "min_games" in bad:
+            return StandingsError(
+                "the season '{season}' is damaged in the database: {what}. Everything else of it works; every player is listed "
+                "meanwhile, and the bot's host can repair row {row} of the seasons table", **kw,
+            )
+        return StandingsError(
+            "the season '{season}' is damaged in the database: {what}. Everything else of it works, and the bot's host can repair "
+            "row {row} of the seasons table", **kw,
         )
 
     def _require_sound(self, s: SeasonRow, doing: str) -> None:
         if any(c in SETTLING for c in self.damage_of(s)):
-            raise StandingsError(self.damage_sentence(s, doing))
+            raise self.damage(s, doing)
 
     async def _club(self, guild_id: int | None) -> list[SeasonRow]:
         """The club's seasons, damaged ones included (their damage noted in ``_damage``)."""
@@ -476,7 +503,7 @@ class StandingsService:
             c = current.get(p.player)
             bad = standing_damage(c) if c is not None else {}
             if bad:
-                raise StandingsError(self.standing_sentence(p.name, season, bad, doing="this result cannot be rated"))
+                raise self.standing_damage(p.name, season, bad, rating=True)
         states = []
         for p in lines:
             c = current.get(p.player)
@@ -585,7 +612,7 @@ class StandingsService:
         s = await self.season(guild_id, season)
         if not s.active:
             raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
-        self._require_sound(s, "adding this result")
+        self._require_sound(s, ADDING)
         self._validate(s, entries, sticks)
         ties = s.ties if seat_order else "split"
         lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
@@ -617,10 +644,7 @@ class StandingsService:
             if head is None or head[0] != guild_id:
                 raise StandingsError("this club has no game #{game}", game=game_id) from None
             why = e.why if isinstance(e, CorruptRow) else await self._game_why(head[1], game_id)
-            raise _DamagedGame(
-                game_id, head[1], f"game #{game_id} is damaged in the database ({why}): it cannot be read or corrected; an organiser can "
-                f"take it out with /result void game:{game_id} and enter it again with /result add"
-            ) from None
+            raise _DamagedGame(game_id, head[1], why) from None
         if g is None or g.guild_id != guild_id:
             raise StandingsError("this club has no game #{game}", game=game_id)
         return g
@@ -640,8 +664,8 @@ class StandingsService:
         got = await read_season(self.repo.db, g.season_id) if isinstance(g.season_id, int) else None
         if got is None:
             raise StandingsError(
-                f"game #{g.id} belongs to season #{g.season_id}, which is missing from the database: the bot's host can repair "
-                f"the game's season_id in the games table"
+                "game #{game} belongs to season #{season}, which is missing from the database: the bot's host can repair "
+                "the game's season_id in the games table", game=g.id, season=g.season_id,
             )
         self._damage[got[0].id] = got[1]
         return got[0]
@@ -651,17 +675,29 @@ class StandingsService:
         bad = {k: v for k, v in (await damaged_games(db, s.id, s.players)).items() if k != except_game}
         if bad:
             gid, why = next(iter(bad.items()))
-            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            kw = {"doing": UserError(doing), "game": gid, "season": s.name, "why": why}
+            if len(bad) == 1:
+                raise StandingsError(
+                    "{doing} is not possible: game #{game} of the season '{season}' is damaged in the database ({why}), so the "
+                    "ratings cannot be recomputed; an organiser can take it out with /result void game:{game}", **kw,
+                )
             raise StandingsError(
-                f"{doing} is not possible: game #{gid} of the season '{s.name}' is damaged in the database ({why}){more}, so the "
-                f"ratings cannot be recomputed; an organiser can take it out with /result void game:{gid}"
+                "{doing} is not possible: game #{game} of the season '{season}' is damaged in the database ({why}) (and {more} more), "
+                "so the ratings cannot be recomputed; an organiser can take it out with /result void game:{game}",
+                more=len(bad) - 1, **kw,
             )
 
-    def standing_sentence(self, name: str, s: SeasonRow, bad: dict[str, str], *, doing: str | None = None) -> str:
-        head = f"{doing}: " if doing else ""
-        return (
-            f"{head}{name}'s standings in the season '{s.name}' are damaged in the database ({standing_damage_text(bad)}); "
-            f"an organiser can rebuild the season's standings from its games with /season rebuild"
+    def standing_damage(self, name: str, s: SeasonRow, bad: dict[str, str], *, rating: bool = False) -> StandingsError:
+        """A player's damaged summary row of a season (``rating``: refused while rating a result)."""
+        kw = {"name": name, "season": s.name, "what": standing_damage_text(bad)}
+        if rating:
+            return StandingsError(
+                "this result cannot be rated: {name}'s standings in the season '{season}' are damaged in the database ({what}); "
+                "an organiser can rebuild the season's standings from its games with /season rebuild", **kw,
+            )
+        return StandingsError(
+            "{name}'s standings in the season '{season}' are damaged in the database ({what}); "
+            "an organiser can rebuild the season's standings from its games with /season rebuild", **kw,
         )
 
     async def edit_result(
@@ -678,13 +714,13 @@ class StandingsService:
         if g.source == "bot":
             raise StandingsError("game #{game} was played at a bot table: its scores come from the game itself; void it instead", game=game_id)
         s = await self._game_season(g)
-        self._require_sound(s, "correcting this result")
+        self._require_sound(s, CORRECTING)
         self._validate(s, entries, sticks)
         ties = s.ties if seat_order else "split"
         lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
         before = g.to_json()
         data = {**g.data, "seat_order": seat_order, "scores": [e.score for e in entries]}
-        await self._require_games_sound(self.repo.db, s, "correcting this result")
+        await self._require_games_sound(self.repo.db, s, CORRECTING)
         def write(conn: sqlite3.Connection) -> GameRow:
             sql.set_game(conn, game_id, sticks=sticks, data=data)
             sql.put_players(conn, game_id, lines)
@@ -711,7 +747,7 @@ class StandingsService:
         s = await self._game_season(g) if g.season_id is not None else None
         pending = None
         if s is not None:
-            self._require_sound(s, "voiding this result")
+            self._require_sound(s, VOIDING)
             pending = await self._other_damage(s, game_id)
         def write(conn: sqlite3.Connection) -> None:
             sql.set_game(conn, game_id, status="void")
@@ -751,7 +787,7 @@ class StandingsService:
             if got is not None:
                 s = got[0]
                 self._damage[s.id] = got[1]
-                self._require_sound(s, "voiding this result")
+                self._require_sound(s, VOIDING)
         pending = await self._other_damage(s, e.game_id) if s is not None else None
         after: dict[str, Any] = {"id": e.game_id, "status": "void", "damaged": True}
         if reason:
@@ -778,8 +814,8 @@ class StandingsService:
             raise StandingsError("this club has no games with a guest called '{guest}'", guest=g.name)
         for club_season in await self._club(guild_id):
             if await self.repo.standing(club_season.id, g.player) is not None:
-                self._require_sound(club_season, "linking this guest")
-                await self._require_games_sound(self.repo.db, club_season, "linking this guest")
+                self._require_sound(club_season, LINKING)
+                await self._require_games_sound(self.repo.db, club_season, LINKING)
         def write(conn: sqlite3.Connection) -> list[int]:
             try:
                 seasons = sql.link_guest(conn, guild_id, g.player, int(member.user_id or 0), member.name)
@@ -805,7 +841,7 @@ class StandingsService:
             raise StandingsError("there is no season {season}", season=season_id)
         s = got[0]
         self._damage[s.id] = got[1]
-        self._require_sound(s, "rebuilding its standings")
+        self._require_sound(s, REBUILDING)
         await self.repo.write(lambda conn: self._recompute(conn, s, from_game=None))
 
     async def rebuild_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None, *, organiser: bool) -> tuple[SeasonRow, int]:
@@ -814,8 +850,8 @@ class StandingsService:
         if not organiser:
             raise StandingsError("only an organiser can rebuild a season's standings")
         s = await self.season(guild_id, name)
-        self._require_sound(s, "rebuilding its standings")
-        await self._require_games_sound(self.repo.db, s, "rebuilding its standings")
+        self._require_sound(s, REBUILDING)
+        await self._require_games_sound(self.repo.db, s, REBUILDING)
         await self.recompute_season(s.id)
         games = len(await self.repo.season_games(s.id))
         await self.repo.write(
@@ -879,7 +915,7 @@ class StandingsService:
         s = await self.season(guild_id, season)
         if not s.active:
             raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
-        self._require_sound(s, "importing this log")
+        self._require_sound(s, IMPORTING)
         digest = hashlib.sha1(text.encode()).hexdigest()
         dup = await self.repo.find_import(guild_id, digest)
         if dup is not None:
@@ -956,17 +992,22 @@ class StandingsService:
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(0, page), pages - 1)
         _, rows = await self.repo.leaderboard(s.id, by, min_games=s.min_games, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
-        notes = []
+        notes: list[UserError] = []
         if self.damage_of(s):
-            notes.append(self.damage_sentence(s))
+            notes.append(self.damage(s))
         shown = {r.player for r in rows}
         hidden = [name for player, name in await damaged_standings(self.repo.db, s.id) if player not in shown]
         if hidden:
-            names = ", ".join(hidden[:3]) + (f" and {len(hidden) - 3} more" if len(hidden) > 3 else "")
-            notes.append(
-                f"the standings of {names} are damaged in the database and may be missing here; an organiser can rebuild the "
-                f"season's standings from its games with /season rebuild"
-            )
+            if len(hidden) > 3:
+                notes.append(StandingsError(
+                    "the standings of {names} and {more} more are damaged in the database and may be missing here; an organiser "
+                    "can rebuild the season's standings from its games with /season rebuild", names=", ".join(hidden[:3]), more=len(hidden) - 3,
+                ))
+            else:
+                notes.append(StandingsError(
+                    "the standings of {names} are damaged in the database and may be missing here; an organiser can rebuild the "
+                    "season's standings from its games with /season rebuild", names=", ".join(hidden),
+                ))
         return LeaderboardPage(s, by, page, pages, total, [(page * PAGE_SIZE + i + 1, r) for i, r in enumerate(rows)], notes)
 
     async def _season_ref(self, guild_id: int | None, season: str | int | None) -> SeasonRow:
@@ -984,7 +1025,7 @@ class StandingsService:
         st = await self.repo.standing(s.id, who.player)
         bad = standing_damage(st) if st is not None else {}
         if st is not None and bad:
-            raise StandingsError(self.standing_sentence(who.name, s, bad))
+            raise self.standing_damage(who.name, s, bad)
         if st is None or st.games == 0:
             raise StandingsError("{player} has no recorded games in the season '{season}'", player=who.name, season=s.name)
         return s, st
@@ -995,14 +1036,16 @@ class StandingsService:
         """The player's season; the chart's words in ``lang``."""
         s, st = await self.player_standing(guild_id, who, season)
         history = []
-        left_out = []
+        left_out: list[UserError] = []
         for h in await self.repo.player_history(s.id, who.player):
             why = history_damage(h, s.players)
             if why is None:
                 history.append(h)
             else:
-                left_out.append(f"game #{h.game_id} is left out here: it is damaged in the database ({why}); an organiser can take it "
-                                f"out with /result void game:{h.game_id} and enter it again")
+                left_out.append(StandingsError(
+                    "game #{game} is left out here: it is damaged in the database ({why}); an organiser can take it "
+                    "out with /result void game:{game} and enter it again", game=h.game_id, why=why,
+                ))
         bot = [h for h in history if h.source == "bot" and h.table_id is not None]
         play: SeatStats | None = None
         if bot:
@@ -1014,7 +1057,7 @@ class StandingsService:
                     play.add(seat_stats[h.seat])
         ratings = [h.rating for h in history if h.rating is not None]
         out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
-        out.notes = left_out + ([self.damage_sentence(s)] if self.damage_of(s) else [])
+        out.notes = left_out + ([self.damage(s)] if self.damage_of(s) else [])
         if chart and ratings:
             out.chart = await self._chart(s, who.player, st, ratings, lang)
         return out

@@ -294,3 +294,44 @@ def test_audit_entries_are_json_of_before_and_after(tmp_path: Path) -> None:
         await repo.close()
 
     run(main())
+
+
+def test_damage_sentences_read_in_the_reader_s_language(tmp_path: Path) -> None:
+    """A damaged season or game: the refusal and the leaderboard's note are catalog sentences, in
+    Japanese for a Japanese reader (the damage itself stays the row check's English, for the
+    bot's host), and the English of before."""
+    from bot import i18n
+
+    async def main() -> None:
+        repo, st = await _open(tmp_path)
+        season = await st.start_season(1, 10, "S")
+        g1 = await st.add_result(1, 10, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)])
+
+        def damage_game(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE games SET data = '{not json' WHERE id = ?", (g1.id,))
+
+        await repo.write(damage_game)
+        with pytest.raises(StandingsError) as got:
+            await st.edit_result(1, 10, g1.id, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)],
+                                 organiser=True)
+        e = got.value
+        assert e.sentence("en").startswith(f"game #{g1.id} is damaged in the database (") and e.sentence("en") == str(e) + "."
+        assert e.sentence("ja") == i18n.t("ja", e.msgid, **e.kw) + "。" and "壊れています" in e.sentence("ja")
+        assert f"/result void game:{g1.id}" in e.sentence("ja")
+
+        def damage_season(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE seasons SET uma = 'x' WHERE id = ?", (season.id,))
+
+        await repo.write(damage_season)
+        st2 = StandingsService(repo)  # reads the season afresh, damage and all
+        with pytest.raises(StandingsError) as got:
+            await st2.add_result(1, 10, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)])
+        e = got.value
+        assert e.sentence("en").startswith("adding this result is not possible: the season 'S' is damaged in the database (")
+        ja = e.sentence("ja")
+        assert ja.startswith("この結果の追加はできません") and "シーズン「S」" in ja and "/season end" in ja
+        page = await st2.leaderboard(1, None, "points")
+        assert page.text("ja").count("壊れています") == 1 and "damaged in the database" in page.text("en")
+        await repo.close()
+
+    run(main())
