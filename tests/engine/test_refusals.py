@@ -148,9 +148,10 @@ def _raised_reasons(root: Path) -> tuple[set[str], list[str]]:
     named: set[str] = set()
     bare: list[str] = []
     for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("R", "Refusal"):
+        source = path.read_text(encoding="utf-8")
+        uses_codes = "Refusal" in source  # only there is ``R`` the codes' alias
+        for node in ast.walk(ast.parse(source)):
+            if uses_codes and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("R", "Refusal"):
                 named.add(node.attr)
             if not isinstance(node, ast.Call):
                 continue
