@@ -43,7 +43,7 @@ MESSAGES: dict[Refusal, str] = {
     R.NO_TILE_CHOSEN: N_("choose a tile to discard"),
     R.CANNOT_WIN: N_("your hand cannot win on this tile"),
     R.ACTION_NOT_POSSIBLE: N_("that {action} is not possible"),
-    R.ACTION_NOT_NOW: N_("you cannot {action} now"),
+    R.ACTION_NOT_NOW: N_("{action} is not possible now"),
     R.NOT_A_TURN_ACTION: N_("{action} is not a turn action"),
 }
 UNKNOWN = N_("that move is not possible now")

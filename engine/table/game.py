@@ -528,7 +528,7 @@ class Game:
             return refused("your hand cannot win on this tile", R.CANNOT_WIN)
         if t in kinds:
             return refused(f"that {action.describe()} is not possible", R.ACTION_NOT_POSSIBLE)
-        return refused(f"you cannot {action.describe()} now", R.ACTION_NOT_NOW)
+        return refused(f"{action.describe()} is not possible now", R.ACTION_NOT_NOW)
 
     def apply(self, action: Action) -> None:
         """Apply a legal action (not re-validated)."""

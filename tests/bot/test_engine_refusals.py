@@ -37,13 +37,17 @@ def test_the_message_follows_the_code_whatever_the_engine_s_words() -> None:
     assert e.sentence("en") == str(e) == "wait for your turn, please"
 
 
-def test_a_real_refusal_names_the_engine_s_tile_in_the_reader_s_language() -> None:
+def _refused(action: Action) -> EngineRefusal:
+    """The bot's refusal of ``action`` by the dealer of a real game (who holds 1111m258p258s123z + 9p)."""
     g = scripted_game(find_ruleset("riichi"), ["1111m258p258s123z", None, None, None], "9p")
-    (white,) = parse_tiles("5z")
-    action = Action(A.DISCARD, 0, white)
     with pytest.raises(IllegalActionError) as raised:
         g.play(action)
-    e = refusal(raised.value, action)
+    return refusal(raised.value, action)
+
+
+def test_a_real_refusal_names_the_engine_s_tile_in_the_reader_s_language() -> None:
+    (white,) = parse_tiles("5z")
+    e = _refused(Action(A.DISCARD, 0, white))
     assert isinstance(e, EngineRefusal) and e.msgid == "you do not hold {tile}"
     assert e.sentence("en") == "you do not hold 5z"
     assert e.sentence("ja") == i18n.t("ja", "you do not hold {tile}", tile=tile_name(white, "ja"))
@@ -51,17 +55,13 @@ def test_a_real_refusal_names_the_engine_s_tile_in_the_reader_s_language() -> No
 
 
 def test_a_refused_move_reads_with_its_japanese_name() -> None:
-    g = scripted_game(find_ruleset("riichi"), ["1111m258p258s123z", None, None, None], "9p")
     (one_m,) = parse_tiles("1m")
-    action = Action(A.KAKAN, 0, one_m)
-    with pytest.raises(IllegalActionError) as raised:
-        g.play(action)
-    e = refusal(raised.value, action)
-    assert e.msgid == "you cannot {action} now"
-    assert e.sentence("en") == "you cannot added kan 1m now"
+    e = _refused(Action(A.KAKAN, 0, one_m))
+    assert e.msgid == "{action} is not possible now"
+    assert e.sentence("en") == "added kan 1m is not possible now"
     kakan = i18n.t("ja", "added kan")
     assert kakan == "加槓"
-    assert e.sentence("ja") == i18n.t("ja", "you cannot {action} now", action=f"{kakan} {tile_name(one_m, 'ja')}")
+    assert e.sentence("ja") == i18n.t("ja", "{action} is not possible now", action=f"{kakan} {tile_name(one_m, 'ja')}")
 
 
 def test_a_code_without_a_message_still_reads_as_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,7 +71,7 @@ def test_turn_refusals_give_their_reason_and_fields_with_the_same_sentence() -> 
     assert (e.reason, str(e), e.fields["action"]) == (R.ACTION_NOT_POSSIBLE, "that closed kan 2p is not possible", ankan_2p)
     kakan = Action(A.KAKAN, 0, tile("1m"))
     e = refused(lambda: g.play(kakan))
-    assert (e.reason, str(e), e.fields["action"]) == (R.ACTION_NOT_NOW, "you cannot added kan 1m now", kakan)
+    assert (e.reason, str(e), e.fields["action"]) == (R.ACTION_NOT_NOW, "added kan 1m is not possible now", kakan)
     assert g.actions == []  # nothing refused was played
 
 
