@@ -23,13 +23,13 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.i18n import Lang, command_text, lang_of, t
+from bot.i18n import N_, Lang, command_text, lang_of, t
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-GENERIC = "Something went wrong on my side; nothing was changed. Please try again."
+GENERIC = N_("Something went wrong on my side; nothing was changed. Please try again.")
 MESSAGE_LIMIT = 2000  # Discord's limit for a message
 CHOICES_LIMIT = 25  # Discord: choices in one autocomplete answer
 

@@ -188,7 +188,7 @@ def _check(row: TableRow, actions: list[str], names: list[str], recorded: list[i
     verdict = verify(to_jantaku(g, names=names, commitment=commit), expected=commit)
     head = _verdict(lang, row.id, verdict.ok, verdict.sentence)
     if row.commitment is None:
-        head += " " + i18n.t(lang, "(It started before commitments were posted, so only its log's replay is checked.)")
+        return i18n.t(lang, "{verdict} (It started before commitments were posted, so only its log's replay is checked.)", verdict=head)
     return head
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.i18n import N_, Lang, term
 from bot.storage import repository as sql
+from bot.storage.reads import fetch_all
 from bot.storage.repository import CorruptRow, HouseRow, Repository
 from engine.rules.base import Ruleset, find_ruleset, ruleset_names
 from engine.rules.catalog import (
@@ -332,8 +333,7 @@ class HouseRules:
         """Every stored profile the engine cannot play, one line each (``db check``; the columns
         themselves are the repository's check)."""
         out = []
-        async with self.repo.db.execute("SELECT * FROM house_rules ORDER BY id") as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(self.repo.db, "SELECT * FROM house_rules ORDER BY id")
         for r in rows:
             if sql.bad_columns(r, sql.HOUSE_RULES):
                 continue  # listed by Repository.check

@@ -125,14 +125,14 @@ def action_label(a: Action, g: Game | None = None, names: Sequence[str] = (), la
         simple = _SIMPLE_LABELS.get(t)
         return i18n.t(lang, simple) if simple else t.name.replace("_", " ").capitalize()
     if a.shift:
-        label += i18n.t(lang, " ({tile} as {kind})", tile=tl(a.shift[0]), kind=kind_label(a.shift[1], lang))
+        label = i18n.t(lang, "{label} ({tile} as {kind})", label=label, tile=tl(a.shift[0]), kind=kind_label(a.shift[1], lang))
     if a.src >= 0:
         who = names[a.src] if a.src < len(names) else i18n.t(lang, "seat {seat}", seat=a.src)
         river = g.seats[a.src].river if g is not None else []
         if g is not None and river:
-            label += i18n.t(lang, " · {who}'s {tile}", who=who, tile=tl(g.code(river[-1])))
+            label = i18n.t(lang, "{label} · {who}'s {tile}", label=label, who=who, tile=tl(g.code(river[-1])))
         else:
-            label += i18n.t(lang, " · {who}'s discard", who=who)
+            label = i18n.t(lang, "{label} · {who}'s discard", label=label, who=who)
     return label[:80]
 
 
@@ -241,7 +241,7 @@ def status_text(t: Table, last: list[Action] | None = None, lang: Lang = DEFAULT
         lines.append(i18n.t(lang, "Game over."))
     else:
         waiting = [seat_name(t.seats[s], lang) for s in g.to_act()]
-        lines.append(i18n.t(lang, "Waiting for: {names}", names=", ".join(waiting)) + clock_text(t, lang))
+        lines.append(waiting_line(t, ", ".join(waiting), lang))
     lines.append(fairness.status_line(t, lang))  # the commitment; the seed once the game is over
     return "\n".join(lines)
 
@@ -251,17 +251,19 @@ def _wind(lang: Lang, wind: int) -> str:
     return WINDS[wind] if lang == DEFAULT else kind_label(HONOR_BASE + wind, lang)
 
 
-def clock_text(t: Table, lang: Lang = DEFAULT) -> str:
-    """The clock of the pending human decision: a Discord relative timestamp for the deadline."""
+def waiting_line(t: Table, names: str, lang: Lang = DEFAULT) -> str:
+    """Who the table waits for, with the clock of the pending human decision (a Discord relative
+    timestamp for the deadline) when there is one."""
     if not t.humans_to_act() or not t.prompt_at:
-        return ""
+        return i18n.t(lang, "Waiting for: {names}", names=names)
     if t.row.mode == "async":
         deadline = t.prompt_at + t.row.async_hours * 3600
-        return i18n.t(lang, " · deadline <t:{deadline}:R>", deadline=int(deadline))
+        return i18n.t(lang, "Waiting for: {names} · deadline <t:{deadline}:R>", names=names, deadline=int(deadline))
     bank = min((t.seats[s].bank_left or 0.0) for s in t.humans_to_act())
     return i18n.t(
         lang,
-        " · {seconds}s + {bank}s bank (<t:{deadline}:R>)",
+        "Waiting for: {names} · {seconds}s + {bank}s bank (<t:{deadline}:R>)",
+        names=names,
         seconds=t.row.turn_seconds,
         bank=int(bank),
         deadline=int(t.prompt_at + t.row.turn_seconds + bank),
@@ -288,9 +290,12 @@ def result_text(t: Table, idx: int, lang: Lang = DEFAULT) -> tuple[str, list[Win
     label = vr.result_label(g, idx, lang=lang)
     if not r.wins:
         kind = DRAW_KINDS.get(r.kind)
-        text = i18n.t(lang, "**{hand}: {result}**", hand=label, result=i18n.t(lang, kind) if kind else r.kind)
+        result = i18n.t(lang, kind) if kind else r.kind
         if r.tenpai:
-            text += i18n.t(lang, " — tenpai: {names}", names=", ".join(seat_name(name[s], lang) for s in r.tenpai))
+            tenpai = ", ".join(seat_name(name[s], lang) for s in r.tenpai)
+            text = i18n.t(lang, "**{hand}: {result}** — tenpai: {names}", hand=label, result=result, names=tenpai)
+        else:
+            text = i18n.t(lang, "**{hand}: {result}**", hand=label, result=result)
     else:
         parts = []
         for w in r.wins:

@@ -40,6 +40,17 @@ def _clip(text: str, n: int = CHOICE_LIMIT) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _choice_label(lang: Lang, value: str, *, now: bool, usual: bool) -> str:
+    """An option value as the autocomplete offers it, marked when it is the current or usual one."""
+    if now and usual:
+        return t(lang, "{value} (now) (usual)", value=value)
+    if now:
+        return t(lang, "{value} (now)", value=value)
+    if usual:
+        return t(lang, "{value} (usual)", value=value)
+    return value
+
+
 def _card_text(lines: list[str], lang: Lang = "en") -> str:
     out = ""
     for i, line in enumerate(lines):
@@ -180,7 +191,7 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
         out = []
         for v in dict.fromkeys(values):
             if cur in v.lower():
-                label = v + (t(lang, " (now)") if v == show_value(spec.value) else "") + (t(lang, " (usual)") if v == show_value(spec.default) else "")
+                label = _choice_label(lang, v, now=v == show_value(spec.value), usual=v == show_value(spec.default))
                 out.append(app_commands.Choice(name=_clip(label), value=_clip(v)))
         return out[:25]
 

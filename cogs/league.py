@@ -38,6 +38,27 @@ def _name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
+def _opened(lang: Lang, number: int, league: str, where: str, when: str, byes: list[str], closed: list[str]) -> str:
+    """The organiser's answer to ``/league round start``: one whole message per combination of
+    byes and players I could not DM (Japanese joins the sentences its own way)."""
+    fields = {"number": number, "league": league, "where": where, "when": when}
+    if byes and closed:
+        return t(
+            lang,
+            "Round {number} of '{league}' is open: {where}; it closes {when}. Bye: {names}. I could not DM {closed} (their DMs are closed).",
+            names=", ".join(byes), closed=", ".join(closed), **fields,
+        )
+    if byes:
+        return t(lang, "Round {number} of '{league}' is open: {where}; it closes {when}. Bye: {names}.", names=", ".join(byes), **fields)
+    if closed:
+        return t(
+            lang,
+            "Round {number} of '{league}' is open: {where}; it closes {when}. I could not DM {names} (their DMs are closed).",
+            names=", ".join(closed), **fields,
+        )
+    return t(lang, "Round {number} of '{league}' is open: {where}; it closes {when}.", **fields)
+
+
 def _who(member: discord.abc.User | None, guest: str | None, *, default: discord.abc.User | None = None) -> Who:
     if member is not None and guest:
         raise LeagueError("name a member or a guest, not both")
@@ -186,12 +207,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             where = t(lang, "tables {tables}", tables=", ".join(f"#{tb.id}" for tb in started.tables))
         else:
             where = tn(lang, "{n} in-person table", "{n} in-person tables", len(started.in_person))
-        text = t(lang, "Round {number} of '{league}' is open: {where}; it closes {when}.", number=started.number, league=lg.name, where=where, when=when)
-        if started.byes:
-            text += t(lang, " Bye: {names}.", names=", ".join(m.name for m in started.byes))
-        if closed:
-            text += t(lang, " I could not DM {names} (their DMs are closed).", names=", ".join(closed))
-        await interaction.followup.send(text)
+        await interaction.followup.send(_opened(lang, started.number, lg.name, where, when, [m.name for m in started.byes], closed))
 
     @app_commands.command(name="status", description="The league's round, each table's progress and who it waits for")
     async def status(self, interaction: discord.Interaction, league: str | None = None) -> None:

@@ -2,8 +2,9 @@
 ``.po`` files brought up to date with them.
 
 ``python -m tools.catalog update`` adds every message the code uses and the catalogs lack (English:
-the source text itself; Japanese: empty, to be written) and rewrites both files sorted, without
-source locations, so that two branches adding messages rarely touch the same lines.
+the source text itself; Japanese: empty, to be written), drops the messages (no context) the code
+no longer uses, and rewrites both files sorted, without source locations, so that two branches
+adding messages rarely touch the same lines. Term and command entries (with a context) are kept.
 ``python -m tools.catalog missing`` lists the messages with no Japanese text yet.
 ``python -m tools.catalog union FILE...`` adds the translated entries of other copies of the
 Japanese catalog (another branch's, when a merge conflicted) that ours lacks.
@@ -194,8 +195,13 @@ def update() -> int:
     commands = command_strings()
     terms = term_strings()
     added = 0
+    dropped: set[str] = set()
     for lang in LANGS:
         cat = read(po_path(lang), lang)
+        for m in list(cat):
+            if m.id and m.context is None and m.id not in used:
+                dropped.add(repr(m.id))
+                cat.delete(m.id)
         for msgid in used:
             if cat.get(msgid) is not None:
                 continue
@@ -215,7 +221,9 @@ def update() -> int:
                 cat.add(text, text if lang == "en" else "", context="command")
                 added += lang == "ja"
         write(cat, po_path(lang))
-    print(f"{added} new message(s); {len(untranslated())} without Japanese text")
+    for text in sorted(dropped):
+        print("dropped (no longer used):", text)
+    print(f"{added} new message(s), {len(dropped)} dropped; {len(untranslated())} without Japanese text")
     return 0
 
 

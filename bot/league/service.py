@@ -168,11 +168,12 @@ class RoundReport:
         was = {p: i for i, (p, _, _) in enumerate(self.before)}
         lines.append(t(lang, "Leaderboard:"))
         for i, (p, name, pts) in enumerate(self.after[:20]):
+            if p not in was:
+                lines.append(t(lang, "{rank}. {name} {points} (new)", rank=i + 1, name=name, points=f"{pts:+.1f}"))
+                continue
             moved = ""
-            if p in was and was[p] != i:
+            if was[p] != i:
                 moved = f" (▲{was[p] - i})" if was[p] > i else f" (▼{i - was[p]})"
-            elif p not in was:
-                moved = t(lang, " (new)")
             lines.append(f"{i + 1}. {name} {pts:+.1f}{moved}")
         return "\n".join(lines)
 

@@ -45,9 +45,11 @@ def card_lines(name: str, rs: Ruleset, *, lang: Lang = DEFAULT) -> list[str]:
     lines = [title]
     for s in changed:
         rule = f" ({s.rule})" if s.rule else ""
-        about = f": {option_help(s, lang)}" if s.help else ""
-        usual = i18n.t(lang, "(usually {value})", value=show_value(s.default))
-        lines.append(f"• `{s.key}` = **{show_value(s.value)}** {usual}{rule}{about}")
+        shown = {"key": s.key, "value": show_value(s.value), "usual": show_value(s.default), "rule": rule}
+        if s.help:
+            lines.append(i18n.t(lang, "• `{key}` = **{value}** (usually {usual}){rule}: {about}", about=option_help(s, lang), **shown))
+        else:
+            lines.append(i18n.t(lang, "• `{key}` = **{value}** (usually {usual}){rule}", **shown))
     return lines
 
 

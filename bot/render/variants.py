@@ -393,11 +393,11 @@ def win_summary(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> str:
         )
     if how == "points":
         listed = _list(lang, [f"{yaku_name(y.name, lang)} {y.han}" for y in sc.yaku])
-        text = i18n.t(lang, "{items} — {points} points", items=listed, points=sc.points)
         wild = sc.details.get("wildcards") or []
         if wild:
-            text += i18n.t(lang, " (White as {tiles})", tiles=" ".join(str(w.get("as")) for w in wild))
-        return text
+            as_ = " ".join(str(w.get("as")) for w in wild)
+            return i18n.t(lang, "{items} — {points} points (White as {tiles})", items=listed, points=sc.points, tiles=as_)
+        return i18n.t(lang, "{items} — {points} points", items=listed, points=sc.points)
     yakuman = i18n.t(lang, "yakuman")
     yaku = _list(lang, [f"{yaku_name(y.name, lang)} {y.han if not sc.yakuman else yakuman}" for y in sc.yaku])
     bazoro = sc.details.get("bazoro")
@@ -413,11 +413,13 @@ def win_summary(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> str:
         )
     else:
         value = i18n.t(lang, "{han} han {fu} fu", han=sc.han, fu=sc.fu)
-    text = i18n.t(lang, "{yaku} — {value}, {points} points", yaku=yaku, value=value, points=f"{sc.points:,}")
+    points = f"{sc.points:,}"
     moved = _transformations(sc, lang)
     if moved:
-        text += i18n.t(lang, "; transformations: {moved}", moved=_list(lang, moved))
-    return text
+        return i18n.t(
+            lang, "{yaku} — {value}, {points} points; transformations: {moved}", yaku=yaku, value=value, points=points, moved=_list(lang, moved)
+        )
+    return i18n.t(lang, "{yaku} — {value}, {points} points", yaku=yaku, value=value, points=points)
 
 
 def win_lines(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> list[str]:

@@ -25,6 +25,7 @@ from typing import Any
 import aiosqlite
 
 from bot.standings.ratings import RATING_SYSTEMS
+from bot.storage.reads import fetch_all, fetch_one
 from bot.storage.repository import HistoryRow, SeasonRow, StandingRow
 from engine.rules.base import UnknownRuleset, find_ruleset
 
@@ -142,8 +143,7 @@ _SEASON = "SELECT * FROM seasons WHERE id = ?"
 
 async def read_seasons(db: aiosqlite.Connection, guild_id: int | None) -> list[tuple[SeasonRow, dict[str, str]]]:
     """Every season of a club in the order they were started, damaged ones included."""
-    async with db.execute(_CLUB_SEASONS, (guild_id,)) as cur:
-        return [season_from_row(r) for r in await cur.fetchall()]
+    return [season_from_row(r) for r in await fetch_all(db, _CLUB_SEASONS, (guild_id,))]
 
 
 def seasons_in(conn: sqlite3.Connection, guild_id: int | None) -> list[tuple[SeasonRow, dict[str, str]]]:
@@ -212,8 +212,7 @@ async def damaged_standings(db: aiosqlite.Connection, season_id: int) -> list[tu
         " OR typeof(p1) != 'integer' OR typeof(p2) != 'integer' OR typeof(p3) != 'integer' OR typeof(p4) != 'integer'"
         " OR p1 < 0 OR p2 < 0 OR p3 < 0 OR p4 < 0 OR p1 + p2 + p3 + p4 != games)"
     )
-    async with db.execute(q, (season_id,)) as cur:
-        return [(str(r[0]), str(r[1])) for r in await cur.fetchall()]
+    return [(str(r[0]), str(r[1])) for r in await fetch_all(db, q, (season_id,))]
 
 
 def history_damage(h: HistoryRow, players: int) -> str | None:
@@ -240,13 +239,9 @@ async def damaged_games(db: aiosqlite.Connection, season_id: int, players: int) 
     """``{game id: what is damaged}`` for the season's games (all but the void ones) whose rows cannot be used."""
     out: dict[int, str] = {}
     seats: dict[int, list[Any]] = {}
-    async with db.execute(
-        "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.season_id = ? AND g.status IS NOT 'void'", (season_id,)
-    ) as cur:
-        for r in await cur.fetchall():
-            seats.setdefault(r["game_id"], []).append(r)
-    async with db.execute("SELECT * FROM games WHERE season_id = ? AND status IS NOT 'void'", (season_id,)) as cur:
-        games = await cur.fetchall()
+    for r in await fetch_all(db, "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.season_id = ? AND g.status IS NOT 'void'", (season_id,)):
+        seats.setdefault(r["game_id"], []).append(r)
+    games = await fetch_all(db, "SELECT * FROM games WHERE season_id = ? AND status IS NOT 'void'", (season_id,))
     for g in games:
         why = _game_damage(g, seats.get(g["id"], []), players)
         if why:
@@ -295,8 +290,7 @@ def _game_damage(g: Any, seats: list[Any], players: int) -> str | None:
 
 async def read_season(db: aiosqlite.Connection, season_id: int) -> tuple[SeasonRow, dict[str, str]] | None:
     """One season by id (damaged or not), or None if there is no such row."""
-    async with db.execute(_SEASON, (season_id,)) as cur:
-        r = await cur.fetchone()
+    r = await fetch_one(db, _SEASON, (season_id,))
     return season_from_row(r) if r is not None else None
 
 
@@ -308,6 +302,5 @@ def season_in(conn: sqlite3.Connection, season_id: int) -> tuple[SeasonRow, dict
 
 async def game_header(db: aiosqlite.Connection, game_id: int) -> tuple[Any, Any, Any] | None:
     """``(guild_id, season_id, status)`` of a game as stored, for a game whose other rows are damaged."""
-    async with db.execute("SELECT guild_id, season_id, status FROM games WHERE id = ?", (game_id,)) as cur:
-        r = await cur.fetchone()
+    r = await fetch_one(db, "SELECT guild_id, season_id, status FROM games WHERE id = ?", (game_id,))
     return (r[0], r[1], r[2]) if r is not None else None

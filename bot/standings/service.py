@@ -928,15 +928,21 @@ class StandingsService:
         prepared = []
         for i, rec in enumerate(records):
             prepared.append(await asyncio.to_thread(_replay_for_import, rec))
-            where: UserError | str = UserError(" (game {n} of the file)", n=i + 1) if len(records) > 1 else ""
+            several = len(records) > 1  # then the refusal names which game of the file
             got = prepared[-1]
             if isinstance(got, str):
-                raise StandingsError("that log does not replay{where}: {error}", where=where, error=str(got))
+                if several:
+                    raise StandingsError("that log does not replay (game {game} of the file): {error}", game=i + 1, error=str(got))
+                raise StandingsError("that log does not replay: {error}", error=str(got))
             n = len(got.names)
+            if n != s.players and several:
+                raise StandingsError(
+                    "the season '{season}' plays {players}-player games, and the log (game {game} of the file) has {n} players",
+                    season=s.name, players=s.players, game=i + 1, n=n,
+                )
             if n != s.players:
                 raise StandingsError(
-                    "the season '{season}' plays {players}-player games, and the log{where} has {n} players",
-                    season=s.name, players=s.players, where=where, n=n,
+                    "the season '{season}' plays {players}-player games, and the log has {n} players", season=s.name, players=s.players, n=n
                 )
         out = []
         for i, got in enumerate(prepared):

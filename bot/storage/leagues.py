@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot.errors import UserError
 from bot.i18n import Lang, t
+from bot.storage.reads import fetch_all
 from bot.storage.repository import (
     CorruptRow,
     Rule,
@@ -273,8 +274,7 @@ def substitution_of(r: Any) -> SubstitutionRow:
 
 
 async def _all(db: aiosqlite.Connection, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
-    async with db.execute(sql, args) as cur:
-        return list(await cur.fetchall())
+    return await fetch_all(db, sql, args)
 
 
 async def leagues(db: aiosqlite.Connection, guild_id: int | None = None) -> list[LeagueRow]:

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.storage.reads import fetch_all, fetch_one
 from bot.storage.writer import Writer
 
 log = logging.getLogger(__name__)
@@ -564,8 +565,7 @@ class Repository:
     async def _read_pragma(self, statement: str) -> None:
         # read to its end and closed: a statement left open would hold the read connection's
         # snapshot, and every later read would miss what the writer committed since
-        async with self.db.execute(f"PRAGMA {statement}") as cur:
-            await cur.fetchall()
+        await fetch_all(self.db, f"PRAGMA {statement}")
 
     async def pragma(self, statement: str) -> None:
         """Set a per-connection PRAGMA (``query_only = ON``) on the read and the write connection."""
@@ -595,8 +595,7 @@ class Repository:
 
     async def schema_version(self) -> int:
         try:
-            async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
-                row = await cur.fetchone()
+            row = await fetch_one(self.db, "SELECT MAX(version) FROM schema_version")
         except sqlite3.OperationalError:  # a new file: no table yet
             return 0
         return int(row[0]) if row and row[0] is not None else 0
@@ -702,8 +701,7 @@ class Repository:
 
     async def get_table(self, table_id: int) -> TableRow | None:
         """The table and its seats; raises :class:`CorruptRow` if a row of it is damaged."""
-        async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT * FROM tables WHERE id = ?", (table_id,))
         if r is None:
             return None
         t = self._table(r)
@@ -712,10 +710,7 @@ class Repository:
 
     async def get_seats(self, table_id: int) -> list[SeatRow]:
         """The table's seats in order; raises :class:`CorruptRow` for a damaged seat row or a gap."""
-        async with self.db.execute(
-            "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(self.db, "SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
         for r in rows:
             why = bad_columns(r, SEAT_RULES)
             if why is None and r["user_id"] is None and r["ai"] is None:
@@ -767,18 +762,14 @@ class Repository:
         if channel_id is not None:
             q += " AND (channel_id = ? OR thread_id = ?)"
             args += [channel_id, channel_id]
-        async with self.db.execute(q + " ORDER BY id", args) as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(self.db, q + " ORDER BY id", args)
         return await self._readable_tables(rows, skipped)
 
     async def tables_to_restore(self, skipped: list[CorruptRow]) -> list[TableRow]:
         """Every table that is not closed, or whose final standings are still owed (start-up);
         damaged ones, including a status that is no status at all, go to ``skipped``."""
         # a finished table whose final standings are not posted yet is restored too (it is owed them)
-        async with self.db.execute(
-            "SELECT * FROM tables WHERE status NOT IN ('finished', 'abandoned') OR (status = 'finished' AND final_posted = 0) ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(self.db, "SELECT * FROM tables WHERE status NOT IN ('finished', 'abandoned') OR (status = 'finished' AND final_posted = 0) ORDER BY id")
         return await self._readable_tables(rows, skipped)
 
     async def _readable_tables(
@@ -800,17 +791,13 @@ class Repository:
     async def guild_of(self, table_id: int) -> int | None:
         """A table's server, read on its own (a damaged row's other columns do not matter); None
         when the table or its server id is missing or unreadable."""
-        async with self.db.execute("SELECT guild_id FROM tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(self.db, "SELECT guild_id FROM tables WHERE id = ?", (table_id,))
         return row[0] if row is not None and isinstance(row[0], int) else None
 
     async def channel_of(self, table_id: int) -> int | None:
         """The channel (or thread) a table plays in, read without the rest of its row: a damaged
         table can still be named where it is."""
-        async with self.db.execute(
-            "SELECT channel_id, thread_id FROM tables WHERE id = ?", (table_id,)
-        ) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT channel_id, thread_id FROM tables WHERE id = ?", (table_id,))
         if r is None:
             return None
         return next((v for v in (r["thread_id"], r["channel_id"]) if _int(v)), None)
@@ -820,10 +807,7 @@ class Repository:
     async def actions(self, table_id: int) -> list[tuple[int, str]]:
         """The table's action log as ``(serial, text)``; raises :class:`CorruptRow` for a damaged
         row or a serial out of sequence (the text itself is checked by replaying it)."""
-        async with self.db.execute(
-            "SELECT * FROM actions WHERE table_id = ? ORDER BY serial", (table_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(self.db, "SELECT * FROM actions WHERE table_id = ? ORDER BY serial", (table_id,))
         for r in rows:
             why = bad_columns(r, ACTION_RULES)
             if why:
@@ -884,8 +868,7 @@ class Repository:
     # ---------------------------------------------------------------- timers
 
     async def timers(self) -> list[TimerRow]:
-        async with self.db.execute("SELECT * FROM timers ORDER BY due") as cur:
-            rows = await cur.fetchall()
+        rows = await fetch_all(self.db, "SELECT * FROM timers ORDER BY due")
         return [
             TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) for r in rows
         ]
@@ -902,16 +885,14 @@ class Repository:
         q = f"SELECT * FROM timers WHERE {self._GOOD_TIMER}"
         if left_out:
             q += f" AND table_id NOT IN ({', '.join('?' for _ in left_out)})"
-        async with self.db.execute(q + " ORDER BY due LIMIT 1", left_out) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, q + " ORDER BY due LIMIT 1", left_out)
         return (
             TimerRow(r["table_id"], r["serial"], r["due"], r["prompt_at"], bool(r["reminded"])) if r else None
         )
 
     async def timer(self, table_id: int) -> TimerRow | None:
         """The table's timer; raises :class:`CorruptRow` if its row is damaged."""
-        async with self.db.execute("SELECT * FROM timers WHERE table_id = ?", (table_id,)) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT * FROM timers WHERE table_id = ?", (table_id,))
         if r is None:
             return None
         why = bad_columns(r, TIMER_RULES)
@@ -950,8 +931,7 @@ class Repository:
 
         async def rows(sql: str) -> list[aiosqlite.Row]:
             try:
-                async with self.db.execute(sql) as cur:
-                    return list(await cur.fetchall())
+                return await fetch_all(self.db, sql)
             except sqlite3.Error as e:
                 problems.append(f"{sql.split(' FROM ')[1].split()[0]}: could not be read ({e})")
                 return []
@@ -1208,15 +1188,11 @@ class Repository:
         return await self.write(create)
 
     async def get_season(self, season_id: int) -> SeasonRow | None:
-        async with self.db.execute("SELECT * FROM seasons WHERE id = ?", (season_id,)) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT * FROM seasons WHERE id = ?", (season_id,))
         return self._season(r) if r is not None else None
 
     async def seasons(self, guild_id: int | None) -> list[SeasonRow]:
-        async with self.db.execute(
-            "SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)
-        ) as cur:
-            return self._seasons_of(await cur.fetchall())
+        return self._seasons_of(await fetch_all(self.db, "SELECT * FROM seasons WHERE guild_id = ? ORDER BY id", (guild_id,)))
 
     async def update_season(self, season_id: int, actor_id: int | None, action: str, **fields: Any) -> None:
         """Change a season's row (end, rename; each keyword one of :data:`SEASON_COLUMNS`) and log
@@ -1305,28 +1281,21 @@ class Repository:
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """One recorded game; raises :class:`CorruptRow` if its rows are impossible (:func:`game_in` inside a write)."""
-        async with self.db.execute(_GAME, (game_id,)) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, _GAME, (game_id,))
         if r is None:
             return None
-        async with self.db.execute(_GAME_PLAYERS, (game_id,)) as cur:
-            lines = [self._line(x) for x in await cur.fetchall()]
+        lines = [self._line(x) for x in await fetch_all(self.db, _GAME_PLAYERS, (game_id,))]
         return self._game(r, lines)
 
     async def game_for_table(self, table_id: int) -> GameRow | None:
-        async with self.db.execute(
-            "SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,)
-        ) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1", (table_id,))
         return await self.get_game(int(r[0])) if r else None
 
     async def season_games(self, season_id: int) -> list[GameRow]:
         """The season's counted games in playing order; corrupted games are logged and skipped
         (:func:`season_games_in` inside a write)."""
-        async with self.db.execute(_SEASON_PLAYERS, (season_id,)) as cur:
-            lines = await cur.fetchall()
-        async with self.db.execute(_SEASON_GAMES, (season_id,)) as cur:
-            games = await cur.fetchall()
+        lines = await fetch_all(self.db, _SEASON_PLAYERS, (season_id,))
+        games = await fetch_all(self.db, _SEASON_GAMES, (season_id,))
         return self._games_of(games, lines)
 
     @classmethod
@@ -1384,23 +1353,13 @@ class Repository:
         """``(players listed, one page of them)``; AI seats are never listed."""
         order = self._ORDER[by]
         where = "season_id = ? AND kind != 'ai' AND games >= ? AND games > 0"
-        async with self.db.execute(
-            f"SELECT COUNT(*) FROM standings WHERE {where}", (season_id, min_games)
-        ) as cur:
-            row = await cur.fetchone()
+        row = await fetch_one(self.db, f"SELECT COUNT(*) FROM standings WHERE {where}", (season_id, min_games))
         total = int(row[0]) if row else 0
-        async with self.db.execute(
-            f"SELECT *, {self._PENALTY} FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?",
-            (season_id, min_games, limit, offset),
-        ) as cur:
-            rows = [self._standing(r) for r in await cur.fetchall()]
+        rows = [self._standing(r) for r in await fetch_all(self.db, f"SELECT *, {self._PENALTY} FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?", (season_id, min_games, limit, offset))]
         return total, rows
 
     async def standing(self, season_id: int, player: str) -> StandingRow | None:
-        async with self.db.execute(
-            f"SELECT *, {self._PENALTY} FROM standings WHERE season_id = ? AND player = ?", (season_id, player)
-        ) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, f"SELECT *, {self._PENALTY} FROM standings WHERE season_id = ? AND player = ?", (season_id, player))
         return self._standing(r) if r else None
 
     async def player_history(self, season_id: int, player: str) -> list[HistoryRow]:
@@ -1415,15 +1374,13 @@ class Repository:
             " FROM game_players gp CROSS JOIN games g ON g.id = gp.game_id"
             " WHERE gp.player = ? AND g.season_id = ? AND g.status = 'ok' ORDER BY g.finished_at, g.id"
         )
-        async with self.db.execute(q, (player, season_id)) as cur:
-            return [HistoryRow(*tuple(r)) for r in await cur.fetchall()]
+        return [HistoryRow(*tuple(r)) for r in await fetch_all(self.db, q, (player, season_id))]
 
     async def find_import(self, guild_id: int | None, sha1: str) -> int | None:
         """The counted game already imported from a file with this SHA-1, if any."""
         q = "SELECT id FROM games WHERE guild_id = ? AND source = 'import' AND status = 'ok' AND CASE WHEN json_valid(data) THEN json_extract(data, '$.sha1') END = ? LIMIT 1"
         try:
-            async with self.db.execute(q, (guild_id, sha1)) as cur:
-                r = await cur.fetchone()
+            r = await fetch_one(self.db, q, (guild_id, sha1))
         except aiosqlite.OperationalError:  # a hand-edited data column that is not JSON
             return None
         return int(r[0]) if r else None
@@ -1431,8 +1388,7 @@ class Repository:
     async def known_players(self, guild_id: int | None) -> dict[str, str]:
         """Guest keys seen in this club's games, with their names (for linking)."""
         q = "SELECT DISTINCT gp.player, gp.name FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.guild_id = ? AND gp.kind = 'guest'"
-        async with self.db.execute(q, (guild_id,)) as cur:
-            return {r[0]: r[1] for r in await cur.fetchall()}
+        return {r[0]: r[1] for r in await fetch_all(self.db, q, (guild_id,))}
 
     # ---------------------------------------------------------------- audit log
 
@@ -1443,27 +1399,26 @@ class Repository:
             q += " AND game_id = ?"
             args.append(game_id)
         out = []
-        async with self.db.execute(q + " ORDER BY id", args) as cur:
-            for r in await cur.fetchall():
-                try:
-                    before = json.loads(r["before"]) if r["before"] is not None else None
-                    after = json.loads(r["after"]) if r["after"] is not None else None
-                except ValueError as e:
-                    log.error("skipping audit_log row %s: bad JSON (%s)", r["id"], e)
-                    continue
-                out.append(
-                    AuditRow(
-                        r["id"],
-                        r["guild_id"],
-                        r["season_id"],
-                        r["game_id"],
-                        r["actor_id"],
-                        r["action"],
-                        r["at"],
-                        before,
-                        after,
-                    )
+        for r in await fetch_all(self.db, q + " ORDER BY id", args):
+            try:
+                before = json.loads(r["before"]) if r["before"] is not None else None
+                after = json.loads(r["after"]) if r["after"] is not None else None
+            except ValueError as e:
+                log.error("skipping audit_log row %s: bad JSON (%s)", r["id"], e)
+                continue
+            out.append(
+                AuditRow(
+                    r["id"],
+                    r["guild_id"],
+                    r["season_id"],
+                    r["game_id"],
+                    r["actor_id"],
+                    r["action"],
+                    r["at"],
+                    before,
+                    after,
                 )
+            )
         return out
 
     # ---------------------------------------------------------------- house rules (schema version 7)
@@ -1489,17 +1444,11 @@ class Repository:
 
     async def house_rows(self, guild_id: int | None) -> list[Any]:
         """The club's ``house_rules`` rows as stored (unchecked: the house service checks each), by id."""
-        async with self.db.execute(
-            "SELECT * FROM house_rules WHERE guild_id = ? ORDER BY id", (guild_id,)
-        ) as cur:
-            return list(await cur.fetchall())
+        return await fetch_all(self.db, "SELECT * FROM house_rules WHERE guild_id = ? ORDER BY id", (guild_id,))
 
     async def default_house_id(self, guild_id: int | None) -> Any:
         """The id of the club's default profile as stored (None when it has none)."""
-        async with self.db.execute(
-            "SELECT default_house FROM club_settings WHERE guild_id = ?", (guild_id,)
-        ) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT default_house FROM club_settings WHERE guild_id = ?", (guild_id,))
         return r[0] if r is not None else None
 
     # ---------------------------------------------------------------- tile styles
@@ -1510,27 +1459,24 @@ class Repository:
         lists it)."""
         clubs: dict[int, str] = {}
         players: dict[tuple[int, int], str] = {}
-        async with self.db.execute("SELECT guild_id, tile_style FROM club_settings WHERE tile_style IS NOT NULL") as cur:
-            for r in await cur.fetchall():
-                if bad_columns(r, CLUB_RULES) is None:
-                    clubs[r["guild_id"]] = r["tile_style"]
-                else:
-                    log.warning("club_settings row of server %s: %s", _shown(r["guild_id"]), bad_columns(r, CLUB_RULES))
-        async with self.db.execute("SELECT * FROM tile_styles") as cur:
-            for r in await cur.fetchall():
-                why = bad_columns(r, TILE_STYLE_RULES)
-                if why is None:
-                    players[(r["guild_id"], r["user_id"])] = r["style"]
-                else:
-                    log.warning("tile_styles row (server %s, user %s): %s", _shown(r["guild_id"]), _shown(r["user_id"]), why)
+        for r in await fetch_all(self.db, "SELECT guild_id, tile_style FROM club_settings WHERE tile_style IS NOT NULL"):
+            if bad_columns(r, CLUB_RULES) is None:
+                clubs[r["guild_id"]] = r["tile_style"]
+            else:
+                log.warning("club_settings row of server %s: %s", _shown(r["guild_id"]), bad_columns(r, CLUB_RULES))
+        for r in await fetch_all(self.db, "SELECT * FROM tile_styles"):
+            why = bad_columns(r, TILE_STYLE_RULES)
+            if why is None:
+                players[(r["guild_id"], r["user_id"])] = r["style"]
+            else:
+                log.warning("tile_styles row (server %s, user %s): %s", _shown(r["guild_id"]), _shown(r["user_id"]), why)
         return clubs, players
 
     # ---------------------------------------------------------------- languages
 
     async def club_language(self, guild_id: int | None) -> Any:
         """The club's default language as stored ('ja', 'en', or None when it has none)."""
-        async with self.db.execute("SELECT language FROM club_settings WHERE guild_id = ?", (guild_id,)) as cur:
-            r = await cur.fetchone()
+        r = await fetch_one(self.db, "SELECT language FROM club_settings WHERE guild_id = ?", (guild_id,))
         return r[0] if r is not None else None
 
     async def set_club_language(self, guild_id: int, language: str | None) -> None:
@@ -1545,8 +1491,7 @@ class Repository:
 
     async def user_locales(self) -> dict[int, str]:
         """Every player's last Discord locale, by user id."""
-        async with self.db.execute("SELECT user_id, locale FROM user_locales") as cur:
-            return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+        return {int(r[0]): str(r[1]) for r in await fetch_all(self.db, "SELECT user_id, locale FROM user_locales")}
 
     async def set_user_locale(self, user_id: int, locale: str) -> None:
         def put(conn: sqlite3.Connection) -> None:
@@ -1567,17 +1512,16 @@ class Repository:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             marks = ", ".join("?" for _ in chunk)
-            async with self.db.execute(f"SELECT * FROM game_stats WHERE game_id IN ({marks})", chunk) as cur:
-                for r in await cur.fetchall():
-                    out[(r["game_id"], r["seat"])] = (
-                        r["hands"],
-                        r["wins"],
-                        r["deal_ins"],
-                        r["riichi"],
-                        r["calls"],
-                        r["win_points"],
-                        r["deal_in_points"],
-                    )
+            for r in await fetch_all(self.db, f"SELECT * FROM game_stats WHERE game_id IN ({marks})", chunk):
+                out[(r["game_id"], r["seat"])] = (
+                    r["hands"],
+                    r["wins"],
+                    r["deal_ins"],
+                    r["riichi"],
+                    r["calls"],
+                    r["win_points"],
+                    r["deal_in_points"],
+                )
         return out
 
     async def put_stats(self, game_id: int, rows: Sequence[tuple[int, ...]]) -> None:
@@ -1599,15 +1543,13 @@ class Repository:
             " gp.result, gp.rating, gp.rating_delta FROM games g JOIN game_players gp ON gp.game_id = g.id"
             " WHERE g.season_id = ? ORDER BY g.finished_at, g.id, gp.seat"
         )
-        async with self.db.execute(q, (season_id,)) as cur:
-            return [dict(r) for r in await cur.fetchall()]
+        return [dict(r) for r in await fetch_all(self.db, q, (season_id,))]
 
     async def check_standings(self) -> list[str]:
         """Standings rows a reader skips: seasons with a bad uma, impossible games, bad audit JSON."""
         problems: list[str] = []
         try:
-            async with self.db.execute("SELECT * FROM seasons") as cur:
-                seasons = await cur.fetchall()
+            seasons = await fetch_all(self.db, "SELECT * FROM seasons")
         except aiosqlite.OperationalError:
             return problems  # a version-1 database: nothing of the standings yet
         for r in seasons:
@@ -1616,26 +1558,23 @@ class Repository:
             except CorruptRow as e:
                 problems.append(str(e))
         lines: dict[int, list[PlayerLine]] = {}
-        async with self.db.execute("SELECT * FROM game_players ORDER BY game_id, seat") as cur:
-            for x in await cur.fetchall():
-                lines.setdefault(x["game_id"], []).append(self._line(x))
-        async with self.db.execute("SELECT * FROM games") as cur:
-            for r in await cur.fetchall():
+        for x in await fetch_all(self.db, "SELECT * FROM game_players ORDER BY game_id, seat"):
+            lines.setdefault(x["game_id"], []).append(self._line(x))
+        for r in await fetch_all(self.db, "SELECT * FROM games"):
+            try:
+                self._game(r, lines.get(r["id"], []))
+            except CorruptRow as e:
+                if not e.columns and "JSON" not in e.why:  # bad columns and data JSON: listed by check()
+                    problems.append(str(e))
+            except (TypeError, ValueError):
+                pass  # a column of the wrong type: check() lists it, column by column
+        for r in await fetch_all(self.db, "SELECT id, before, after FROM audit_log"):
+            for col in ("before", "after"):
                 try:
-                    self._game(r, lines.get(r["id"], []))
-                except CorruptRow as e:
-                    if not e.columns and "JSON" not in e.why:  # bad columns and data JSON: listed by check()
-                        problems.append(str(e))
-                except (TypeError, ValueError):
-                    pass  # a column of the wrong type: check() lists it, column by column
-        async with self.db.execute("SELECT id, before, after FROM audit_log") as cur:
-            for r in await cur.fetchall():
-                for col in ("before", "after"):
-                    try:
-                        if r[col] is not None:
-                            json.loads(r[col])
-                    except ValueError as e:
-                        problems.append(f"audit_log row {r['id']}: bad {col} JSON ({e})")
+                    if r[col] is not None:
+                        json.loads(r[col])
+                except ValueError as e:
+                    problems.append(f"audit_log row {r['id']}: bad {col} JSON ({e})")
         return problems
 
 

@@ -2,8 +2,8 @@
 
 A game is (ruleset, seed or explicit deals) plus a list of actions. ``apply(action)`` trusts its
 caller (replay, AI); ``play(action)`` validates and raises :class:`IllegalActionError` with a
-sentence a player can read. ``legal_actions(seat)`` lists what a seat may do now; ``to_act()``
-says which seats the game is waiting for.
+sentence a player can read and a reason code (engine/table/refusal.py). ``legal_actions(seat)``
+lists what a seat may do now; ``to_act()`` says which seats the game is waiting for.
 
 Phases: ``TURN`` (one seat has drawn or called and must discard or declare), ``CALL`` (a discard
 is on the table; every seat with an option answers, then priority ron > pon/kan > chi resolves),
@@ -23,6 +23,8 @@ from engine.notation import HandSpec, Meld, MeldType
 from engine.scoring.result import ScoreResult
 from engine.table.actions import Action, ActionType
 from engine.table.hooks import kuikae_kinds
+from engine.table.refusal import IllegalActionError as IllegalActionError
+from engine.table.refusal import Refusal as Refusal
 from engine.table.wall import Deal, TileSet
 from engine.tiles import NORTH, RED, YAOCHU, is_yaochu
 
@@ -30,11 +32,8 @@ if TYPE_CHECKING:
     from engine.rules.base import Ruleset
 
 A = ActionType
+R = Refusal
 _YAOCHU_SET = frozenset(YAOCHU)
-
-
-class IllegalActionError(ValueError):
-    """An action that is not allowed now; the message is meant for the player."""
 
 
 class Phase(IntEnum):
@@ -314,7 +313,7 @@ class Game:
                 if codes[t] == code:
                     break
             else:
-                raise IllegalActionError(f"you do not hold {_name(code)}")
+                raise IllegalActionError(f"you do not hold {_name(code)}", reason=R.TILE_NOT_HELD, seat=seat, tile=code)
         st.tiles.remove(t)
         st.counts[code & ~RED] -= 1
         return t
@@ -478,43 +477,58 @@ class Game:
 
     def play(self, action: Action) -> None:
         """Validate and apply; raises :class:`IllegalActionError` with a readable reason."""
-        if self.over:
-            raise IllegalActionError("the game is over")
         seat = action.seat
+        if self.over:
+            raise IllegalActionError("the game is over", reason=R.GAME_OVER, seat=seat, action=action)
         if not 0 <= seat < self.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise IllegalActionError(f"there is no seat {seat}", reason=R.NO_SUCH_SEAT, seat=seat, action=action)
         acting = self.to_act()
         if seat not in acting:
             if self.phase is Phase.TURN:
-                raise IllegalActionError("it is not your turn")
+                raise IllegalActionError("it is not your turn", reason=R.NOT_YOUR_TURN, seat=seat, action=action)
             if seat in self.responses:
-                raise IllegalActionError("you have already answered this discard")
+                raise IllegalActionError(
+                    "you have already answered this discard", reason=R.ALREADY_ANSWERED, seat=seat, action=action
+                )
             if action.type is A.CHI and self.phase is Phase.CALL and seat != (self.last_discarder + 1) % self.players:
-                raise IllegalActionError("you can only chi a tile discarded by the player on your left")
-            raise IllegalActionError("you have no call on this tile")
+                raise IllegalActionError(
+                    "you can only chi a tile discarded by the player on your left",
+                    reason=R.CHI_ONLY_FROM_LEFT,
+                    seat=seat,
+                    action=action,
+                )
+            raise IllegalActionError("you have no call on this tile", reason=R.NO_CALL_ON_TILE, seat=seat, action=action)
         legal = self.legal_actions(seat)
         if action not in legal:
-            raise IllegalActionError(self._why_illegal(action, legal))
+            raise self._why_illegal(action, legal)
         self.apply(action)
 
-    def _why_illegal(self, action: Action, legal: LegalActions) -> str:
+    def _why_illegal(self, action: Action, legal: LegalActions) -> IllegalActionError:
+        """The refusal of ``action``, a move of a seat the game waits for that is not in ``legal``."""
         t = action.type
+        seat = action.seat
         kinds = {a.type for a in legal}
-        if t is A.CHI and self.phase is Phase.CALL and action.seat != (self.last_discarder + 1) % self.players:
-            return "you can only chi from the player before you"
-        if t in (A.DISCARD, A.RIICHI) and self.seats[action.seat].riichi and t is A.DISCARD:
-            return "after riichi you must discard the tile you drew"
+
+        def refused(message: str, reason: Refusal, **fields: Any) -> IllegalActionError:
+            return IllegalActionError(message, reason=reason, seat=seat, action=action, **fields)
+
+        if t is A.CHI and self.phase is Phase.CALL and seat != (self.last_discarder + 1) % self.players:
+            return refused("you can only chi from the player before you", R.CHI_ONLY_FROM_PREVIOUS)
+        if t in (A.DISCARD, A.RIICHI) and self.seats[seat].riichi and t is A.DISCARD:
+            return refused("after riichi you must discard the tile you drew", R.RIICHI_MUST_TSUMOGIRI, tile=action.tile)
         if t is A.RIICHI:
-            return "you cannot declare riichi with that discard"
+            return refused("you cannot declare riichi with that discard", R.RIICHI_DISCARD_NOT_ALLOWED, tile=action.tile)
         if t is A.DISCARD and A.DISCARD in kinds:
-            if self.after_call and (action.tile & ~RED) in self.seats[action.seat].kuikae:
-                return "you cannot discard that tile right after calling (kuikae)"
-            return f"you do not hold {_name(action.tile)}" if action.tile >= 0 else "choose a tile to discard"
+            if self.after_call and (action.tile & ~RED) in self.seats[seat].kuikae:
+                return refused("you cannot discard that tile right after calling (kuikae)", R.KUIKAE, tile=action.tile)
+            if action.tile >= 0:
+                return refused(f"you do not hold {_name(action.tile)}", R.TILE_NOT_HELD, tile=action.tile)
+            return refused("choose a tile to discard", R.NO_TILE_CHOSEN)
         if t in (A.TSUMO, A.RON):
-            return "your hand cannot win on this tile"
+            return refused("your hand cannot win on this tile", R.CANNOT_WIN)
         if t in kinds:
-            return f"that {action.describe()} is not possible"
-        return f"you cannot {action.describe()} now"
+            return refused(f"that {action.describe()} is not possible", R.ACTION_NOT_POSSIBLE)
+        return refused(f"{action.describe()} is not possible now", R.ACTION_NOT_NOW)
 
     def apply(self, action: Action) -> None:
         """Apply a legal action (not re-validated)."""
@@ -536,10 +550,14 @@ class Game:
             elif t is A.KYUUSHU:
                 self.abortive_draw("kyuushu_kyuuhai")
             else:
-                raise IllegalActionError(f"{action.describe()} is not a turn action")
+                raise IllegalActionError(
+                    f"{action.describe()} is not a turn action", reason=R.NOT_A_TURN_ACTION, seat=action.seat, action=action
+                )
             return
         if action.seat not in self.pending:
-            raise IllegalActionError("you have no call on this tile")
+            raise IllegalActionError(
+                "you have no call on this tile", reason=R.NO_CALL_ON_TILE, seat=action.seat, action=action
+            )
         self.responses[action.seat] = action
         if len(self.responses) == len(self.pending):
             if self.phase is Phase.CALL:

@@ -167,13 +167,21 @@ def test_a_twelve_player_async_league_of_three_rounds(tmp_path: Path) -> None:
             # ---- turn deadlines on a test clock: the waiting seats of the first table run out of time
             # until a seat has missed 2 turns in this game and a substitute (an AI) takes it
             first = c.bot.service.tables[tables[0]]
+
+            def counted(table_id: int) -> tuple[int, int]:
+                """(turns missed in this game, substitutions): each clock move changes one of them.
+                Waited for in storage: the game moves before the league hears of it."""
+                missed = _rows(c.db, "SELECT COALESCE(SUM(misses), 0) FROM league_misses WHERE table_id = ?", (table_id,))[0][0]
+                return missed, _rows(c.db, "SELECT COUNT(*) FROM substitutions WHERE table_id = ?", (table_id,))[0][0]
+
             for _ in range(40):
-                if _rows(c.db, "SELECT COUNT(*) FROM substitutions")[0][0]:
+                if counted(first.id)[1]:
                     break
-                serial = first.decision_serial()
+                serial, before = first.decision_serial(), counted(first.id)
                 await c.bot.repo.set_timer(first.id, serial, time.time() - 1, time.time() - 2 * DAY)
                 c.bot.timers.poke()
                 await c.server.wait_for(lambda s=serial: first.decision_serial() != s or None, timeout=10, what="the clock's move")
+                await c.server.wait_for(lambda b=before: counted(first.id) != b or None, timeout=10, what="the miss counted")
                 await c.bot.league.settled()
             subs = _rows(c.db, "SELECT seat, old_player, new_player, misses FROM substitutions WHERE table_id = ?", (first.id,))
             assert subs, "nobody was replaced"
@@ -234,8 +242,7 @@ def test_a_twelve_player_async_league_of_three_rounds(tmp_path: Path) -> None:
             await c.bot.repo.set_timer(t2.id, serial, time.time() - 1, time.time() - 2 * DAY)
             c.bot.timers.poke()
             await c.server.wait_for(lambda: t2.decision_serial() != serial or None, timeout=10, what="the clock's move")
-            await c.bot.league.settled()
-            assert _rows(c.db, "SELECT COUNT(*) FROM league_misses WHERE table_id = ?", (t2.id,))[0][0] >= 1
+            await c.server.wait_for(lambda: counted(t2.id)[0] >= 1 or None, timeout=10, what="the miss counted")
 
             # ---- a restart in the middle of the round loses nothing
             runner: asyncio.Task[None] | None = None

@@ -20,6 +20,7 @@ from bot.tables import TableError, lengths, playable
 from engine.rules.base import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError
+from engine.table.refusal import Refusal
 from engine.tiles import kind_of
 from tests.bot.harness import Club, club
 
@@ -185,9 +186,12 @@ def test_an_engine_refusal_reads_as_the_catalog_sentence_in_japanese_and_the_eng
         assert e.msgid == msgid
         assert e.sentence("en") == str(raised.value) == str(e)  # the engine's words, as before
         assert e.sentence("ja") == i18n.t("ja", msgid, **fields)
-    assert refusal(IllegalActionError("you do not hold 1z"), cases[1][0]).sentence("ja").endswith("を持っていません")
-    assert refusal(IllegalActionError("it is not your turn"), cases[0][0]).sentence("ja") == "あなたの番ではありません"
-    unknown = refusal(IllegalActionError("a sentence the table does not know"), cases[0][0])
+    not_held = IllegalActionError("you do not hold 1z", reason=Refusal.TILE_NOT_HELD, tile=27)
+    assert refusal(not_held, cases[1][0]).sentence("ja").endswith("を持っていません")
+    not_yours = IllegalActionError("it is not your turn", reason=Refusal.NOT_YOUR_TURN)
+    assert refusal(not_yours, cases[0][0]).sentence("ja") == "あなたの番ではありません"
+    strange = IllegalActionError("a sentence the table does not know", reason="a_code_the_table_does_not_know")  # type: ignore[arg-type]
+    unknown = refusal(strange, cases[0][0])
     assert unknown.sentence("en") == "a sentence the table does not know"
     assert unknown.sentence("ja") == "その操作は今はできません"
 
