@@ -28,9 +28,8 @@ import os
 import pickle
 import sys
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
-from contextlib import suppress
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -348,25 +347,52 @@ class PresenterOptions:
 
 class Pacer:
     """At most ``limit`` passes in any ``per`` seconds (a sliding window over the passes' times,
-    so a stalled event loop that wakes with many waiters still lets only ``limit`` through)."""
+    so a stalled event loop that wakes with many waiters still lets only ``limit`` through).
+
+    ``await pacer()`` counts a request from when it passes. ``async with pacer.slot():`` counts it
+    as present while it runs and from when it ends: Discord counts a request when it arrives,
+    which may be well after it passed here (a result picture drawn first, the bot token's own
+    pacing, a busy loop), and a window counted from the passes alone then lets ``limit + 1``
+    arrive in one of Discord's windows. Counted from the end, and while under way, no window of
+    arrivals holds more than ``limit``: every earlier request that arrives in a window ends after
+    that window began, so it was still counted when the last one passed."""
 
     def __init__(self, limit: int, per: float = 1.0) -> None:
         self.limit = limit
         self.per = per
-        self._passed: deque[float] = deque()
+        self._passed: list[list[float]] = []  # [time]; math.inf while a slot's request is under way
+        self._freed = asyncio.Event()
 
     async def __call__(self) -> None:
+        if self.limit > 0:
+            (await self._take())[0] = asyncio.get_running_loop().time()
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
         if self.limit <= 0:
+            yield
             return
+        entry = await self._take()
+        try:
+            yield
+        finally:
+            entry[0] = asyncio.get_running_loop().time()
+            self._freed.set()
+
+    async def _take(self) -> list[float]:
         loop = asyncio.get_running_loop()
         while True:
             now = loop.time()
-            while self._passed and now - self._passed[0] >= self.per:
-                self._passed.popleft()
+            self._passed = [e for e in self._passed if now - e[0] < self.per]
             if len(self._passed) < self.limit:
-                self._passed.append(now)
-                return
-            await asyncio.sleep(self.per - (now - self._passed[0]) + 0.001)
+                entry = [math.inf]
+                self._passed.append(entry)
+                return entry
+            ended = [e[0] for e in self._passed if e[0] != math.inf]
+            wait = self.per - (now - min(ended)) + 0.001 if ended else self.per
+            self._freed.clear()
+            with suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._freed.wait(), wait)
 
 
 class Gate:
@@ -819,15 +845,19 @@ class Presenter:
             ch = await self.bot.fetch_channel(cid)
         return ch
 
-    async def _pace_in(self, t: Table) -> None:
-        """Wait for a turn to send to the table's channel: its share of the channel's ~5 per 5 s
-        (every table there takes turns), then of the bot token's 50/s."""
-        cid = t.row.thread_id or t.row.channel_id
-        pacer = self._channel_pacers.get(cid)
+    @asynccontextmanager
+    async def _turn_in(self, t: Table) -> AsyncIterator[None]:
+        """A turn to send to the table's channel, held while the request is under way: its share
+        of the channel's ~5 per 5 s (every table there takes turns), then of the bot token's 50/s."""
+        async with self._channel_pacer(t.row.thread_id or t.row.channel_id).slot():
+            await self._pace()
+            yield
+
+    def _channel_pacer(self, channel_id: int) -> Pacer:
+        pacer = self._channel_pacers.get(channel_id)
         if pacer is None:
-            pacer = self._channel_pacers[cid] = Pacer(self.options.channel_requests_per_5s, 5.0)
-        await pacer()
-        await self._pace()
+            pacer = self._channel_pacers[channel_id] = Pacer(self.options.channel_requests_per_5s, 5.0)
+        return pacer
 
     def saw(self, snowflake: int) -> None:
         """Note an id Discord just made: the newest one tells Discord's time (message ages are
@@ -962,14 +992,15 @@ class Presenter:
         ch = await self.channel(t)
         while t.row.results_posted < len(g.results):
             i = t.row.results_posted
-            await self._pace_in(t)
-            await self.post_result(ch, t, i)
+            async with self._turn_in(t):
+                await self.post_result(ch, t, i)
             t.row.results_posted = i + 1
             await self.service.repo.set_table(t.id, results_posted=i + 1)
 
     async def _post_final(self, t: Table) -> None:
-        await self._pace_in(t)
-        await self.post_final(await self.channel(t), t)
+        ch = await self.channel(t)
+        async with self._turn_in(t):
+            await self.post_final(ch, t)
         t.row.final_posted = True
         await self.service.repo.set_table(t.id, final_posted=1)
 
@@ -1004,15 +1035,16 @@ class Presenter:
         # a new hand gets a new table message (the old one stays as that hand's history), and so
         # does a message about to be an hour old: Discord limits the edits of those (30046)
         fresh = p.hand == hand and t.row.message_id is not None and self.age(t.row.message_id) < TABLE_MESSAGE_AGE
-        await self._pace_in(t)
         if t.row.message_id and (fresh or (g is not None and g.over)):
             msg = ch.get_partial_message(t.row.message_id)
             try:
-                await msg.edit(content=text, attachments=files, view=view)
+                async with self._turn_in(t):
+                    await msg.edit(content=text, attachments=files, view=view)
                 return
             except discord.NotFound:
                 pass
-        msg = await ch.send(content=text, files=files, view=view)
+        async with self._turn_in(t):
+            msg = await ch.send(content=text, files=files, view=view)
         self.saw(msg.id)
         p.hand = hand
         t.row.message_id = msg.id
@@ -1417,13 +1449,13 @@ class Presenter:
                 state = None
         if t.row.pings and acting and new_decision:
             ch = await self.channel(t)
-            await self._pace_in(t)
-            await ch.send(
-                i18n.t(
-                    self.seat_lang(t, s), "<@{user}>, your move at table #{table}: **Show my hand** on the table message.", user=seat.user_id, table=t.id
-                ),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
+            async with self._turn_in(t):
+                await ch.send(
+                    i18n.t(
+                        self.seat_lang(t, s), "<@{user}>, your move at table #{table}: **Show my hand** on the table message.", user=seat.user_id, table=t.id
+                    ),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
             state = state or self.hand_now(t, s, buttons=True)  # pinged for this decision
         return state
 
@@ -1509,14 +1541,12 @@ class Presenter:
         if ch is None:
             await self._pace()
             ch = await self.bot.fetch_channel(channel_id)
-        pacer = self._channel_pacers.get(channel_id)
-        if pacer is None:
-            pacer = self._channel_pacers[channel_id] = Pacer(self.options.channel_requests_per_5s, 5.0)
+        pacer = self._channel_pacer(channel_id)
         chunks = _chunks(text, NOTICE_LIMIT)
         for i, chunk in enumerate(chunks):
-            await pacer()
-            await self._pace()
-            msg = await ch.send(content=chunk, files=list(files) if i == len(chunks) - 1 else [])  # type: ignore[union-attr]
+            async with pacer.slot():
+                await self._pace()
+                msg = await ch.send(content=chunk, files=list(files) if i == len(chunks) - 1 else [])  # type: ignore[union-attr]
             self.saw(msg.id)
         return msg
 
