@@ -351,7 +351,7 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         pending = g.data.get("not_recomputed")
         lang = i18n.lang_of(interaction.locale)
         if pending:
-            await interaction.response.send_message(t(lang, "Game #{game} is void: it no longer counts anywhere; {pending}.", game=game, pending=pending))
+            await interaction.response.send_message(t(lang, "Game #{game} is void: it no longer counts anywhere; {pending}.", game=game, pending=pending.sentence(lang)))
         else:
             await interaction.response.send_message(
                 t(lang, "Game #{game} is void: it no longer counts anywhere, and later ratings were recomputed.", game=game)

@@ -766,14 +766,17 @@ class StandingsService:
             out.data = {**out.data, "not_recomputed": pending}
         return out
 
-    async def _other_damage(self, s: SeasonRow, game_id: int) -> str | None:
+    async def _other_damage(self, s: SeasonRow, game_id: int) -> StandingsError | None:
         """Why the ratings cannot be recomputed once ``game_id`` is void (another damaged game), or None."""
         bad = {k: v for k, v in (await damaged_games(self.repo.db, s.id, s.players)).items() if k != game_id}
         if not bad:
             return None
         ids = ", ".join(f"#{k}" for k in list(bad)[:5]) + (" …" if len(bad) > 5 else "")
-        return (f"the ratings were not recomputed yet, because the season '{s.name}' has other damaged games ({ids}): void those too "
-                f"(or have the bot's host repair them), and the last void recomputes the ratings")
+        return StandingsError(
+            "the ratings were not recomputed yet, because the season '{season}' has other damaged games ({games}): void those too "
+            "(or have the bot's host repair them), and the last void recomputes the ratings",
+            season=s.name, games=ids,
+        )
 
     async def _void_damaged(self, guild_id: int | None, actor_id: int | None, e: _DamagedGame, reason: str) -> GameRow:
         """Void a game whose rows are damaged: it is marked void (its rows stay as they are, for the

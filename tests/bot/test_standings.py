@@ -265,7 +265,8 @@ def test_a_hand_edited_game_row_is_reported_and_skipped(tmp_path: Path) -> None:
         # the way out: voiding a damaged game takes it out (its rows stay, marked void); while another
         # damaged game is left the ratings wait, and the last void recomputes them
         first = await st.void_result(1, 10, g1.id, organiser=True)
-        assert f"other damaged games (#{g2.id})" in first.data["not_recomputed"]
+        assert f"other damaged games (#{g2.id})" in first.data["not_recomputed"].sentence("en")
+        assert f"他にも壊れた対局（#{g2.id}）" in first.data["not_recomputed"].sentence("ja")
         raw = sqlite3.connect(tmp_path / "standings.sqlite3")
         assert raw.execute("SELECT status, data FROM games WHERE id = ?", (g1.id,)).fetchone() == ("void", "{not json")
         raw.close()
