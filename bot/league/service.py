@@ -720,8 +720,19 @@ class LeagueService:
             if seated == players:
                 sql.set_in_person_game(conn, row_id, g.id)
                 if self._loop is not None:  # (the writer's thread) the deadline task looks whether the round is complete
-                    self._loop.call_soon_threadsafe(self._wake.set)
+                    self._loop.call_soon_threadsafe(self._wake_when_written)
                 return
+
+    def _wake_when_written(self) -> None:
+        """(On the event loop.) Wake the deadline task once the write that asked for it has committed:
+        woken at once, it could read the round before the commit, find the table still waiting and
+        sleep on. The writer runs writes one after another, so an empty write queued now ends after it."""
+
+        async def wake() -> None:
+            await self.repo.write(lambda conn: None)
+            self._wake.set()
+
+        self._spawn(wake(), "league-wake")
 
     # ---------------------------------------------------------------- closing a round
 

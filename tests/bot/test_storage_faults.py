@@ -256,8 +256,8 @@ def test_the_turn_clock_survives_a_failed_database_call_and_runs_out_once_storag
             assert not failures and t.decision_serial() == serial and len(seen) == heard
             assert [a.text for a in t.game.actions] == [a for _, a in await repo.actions(tid)]  # type: ignore[union-attr]
             await repo.pragma("query_only = OFF")
-            for _ in range(300):
-                if t.decision_serial() != serial:
+            for _ in range(300):  # the move is applied, stored, then told: wait for the telling
+                if len(seen) > heard:
                     break
                 await asyncio.sleep(0.01)
             assert t.decision_serial() != serial  # the clock ran out once storage worked again
