@@ -45,6 +45,8 @@ def test_expired_live_clock_plays_the_drawn_tile_or_passes(tmp_path: Path) -> No
                         break
                     await asyncio.sleep(0.01)
                 assert t.decision_serial() != serial
+                async with t.lock:  # its write is done (the move shows in memory while it is stored)
+                    pass
                 stored = await repo.actions(tid)
                 assert stored and stored[serial][1].startswith(f"{t.seat_of(10)}")  # the timeout acted for alice's seat
         finally:
