@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from engine.table.game import Phase
 from tests.bot.harness import club
 
 
@@ -60,8 +61,11 @@ def test_table_in_its_own_thread_async_mode(tmp_path: Path) -> None:
             await c.server.wait_for(lambda: t.row.message_id is not None, timeout=30)  # render worker start-up
             assert c.server.message(t.row.message_id).channel_id == t.row.thread_id
             timers = await c.bot.repo.timers()
-            if t.humans_to_act():  # a 48-hour deadline was armed for alice's decision
-                assert timers and 47 * 3600 < timers[0].due - timers[0].prompt_at <= 48 * 3600
+            if t.humans_to_act():  # a 48-hour deadline was armed for alice's turn; a call offer waits call_seconds
+                g = t.game
+                assert g is not None
+                longest = t.row.call_seconds if g.phase is Phase.CALL else 48 * 3600
+                assert timers and longest - 3600 < timers[0].due - timers[0].prompt_at <= longest
 
     asyncio.run(main())
 

@@ -61,8 +61,12 @@ def test_a_ruleset_of_the_tests_plays_through_discord_in_its_own_words(tmp_path:
             for s in range(4):
                 assert f"{t.seats[s].name}: {g.final_scores[s]} marbles" in final
             place = g.ranking().index(t.seat_of(c.users["alice"].id) or 0) + 1
-            mine = " ".join(m.content for m in c.server.dms(c.users["alice"].id))
-            assert f"you placed {place}" in mine and "marbles.**" in mine
+            def mine() -> str:
+                return " ".join(m.content for m in c.server.dms(c.users["alice"].id))
+
+            # her hand message tells the end after the channel's standings (a separate send)
+            await c.server.wait_for(lambda: f"you placed {place}" in mine() or None, timeout=20, what="alice's final hand message")
+            assert "marbles.**" in mine()
 
     with registered():
         assert NAME in ruleset_names()
