@@ -1,6 +1,6 @@
 """Benchmark: the real bot under load from many concurrent tables (not a test).
 
-Two processes: this one runs the local Discord-protocol server (``bot.devserver``) and a driver
+Two processes: this one runs the local Discord-protocol server (``devserver``) and a driver
 acting as the human players; ``bench/bot_process.py`` runs the real ``JantakuBot`` (AI_DELAY 0, a
 temporary SQLite file, its render worker) and the timing wrappers, as Discord and its users run
 elsewhere than the bot.
@@ -58,8 +58,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bot_process import Stages, pct  # noqa: E402
 from bench.results import write_section  # noqa: E402
-from bot.devserver import DiscordServer  # noqa: E402
-from bot.devserver.state import DM, InteractionRecord, Message  # noqa: E402
+from devserver import DiscordServer  # noqa: E402
+from devserver.state import DM, InteractionRecord, Message  # noqa: E402
 
 DEADLINE = 3.0  # Discord's interaction callback window
 TARGET_P99_MS = 100.0

@@ -73,7 +73,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 async def demo(*, humans: int = 0, seed: str | None = None, quiet: bool = False, length: str = "tonpuu") -> int:
     """Play one game through the real client and the local Discord-protocol server; print the channel."""
     from bot.client import JantakuBot
-    from bot.devserver.server import DiscordServer
+    from devserver.server import DiscordServer
     from engine.hand.tables import cache_path
 
     if not cache_path(4, 4).exists():

@@ -2,7 +2,7 @@
 
 Everything a variant shows or how the AI plays it is a typed member of
 :class:`~engine.rules.base.Ruleset` with riichi's value as the default, so a new ruleset is one
-folder under ``engine/rules``. This test reads bot/ and cogs/ (bot/devserver is a Discord stand-in,
+folder under ``engine/rules``. This test reads bot/ and cogs/ (devserver is a Discord stand-in,
 not about rulesets) with the ``ast`` module and fails on the two ways the bot used to know a variant:
 
 * looking up a ruleset member by string: ``getattr(g.ruleset, "tw", None)``, ``hasattr(rs, ...)``
@@ -19,7 +19,7 @@ from pathlib import Path
 from engine.rules import ruleset_names
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP = ROOT / "bot" / "devserver"
+SKIP = ROOT / "devserver"
 NAMES = frozenset(ruleset_names())
 RULESET_WORDS = frozenset({"ruleset", "rs"})  # how the code names a ruleset value
 

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LOCALE_DIR = ROOT / "bot" / "locale"
 LANGS = ("ja", "en")
 #: the devserver is a test double, not the bot; the rule texts are translated as whole files
-SKIP = ("bot/devserver/", "bot/rules_text/")
+SKIP = ("devserver/", "bot/rules_text/")
 #: the refusals a user reads (bot.errors.UserError and its subclasses)
 REFUSALS = {
     "UserError", "TableError", "StorageError", "EngineFault", "StandingsError", "HouseError",

@@ -17,7 +17,7 @@ def run(cmd: list[str]) -> int:
 def main() -> int:
     py = sys.executable
     steps = [
-        [py, "-m", "ruff", "check", "engine", "bot", "cogs", "tests", "bench", "tools"],
+        [py, "-m", "ruff", "check", "engine", "bot", "cogs", "devserver", "tests", "bench", "tools"],
         [py, "-m", "mypy", "--strict", "engine"],
         # the shanten tables once, before two test workers would each build them (~17 s cold)
         [py, "-m", "engine", "warm"],

@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.client import JantakuBot
 from bot.config import Settings
-from bot.devserver import DiscordServer, User
 from bot.storage.repository import Repository
+from devserver import DiscordServer, User
 from engine.rules import find_ruleset
 from engine.table.actions import Action
 from engine.table.game import Game

@@ -1,4 +1,4 @@
-"""The fake Discord server (bot/devserver) driven by a tiny real discord.py bot over 127.0.0.1.
+"""The fake Discord server (devserver) driven by a tiny real discord.py bot over 127.0.0.1.
 
 No pytest-asyncio: each test runs its own ``asyncio.run``; ``running_bot`` starts the server and the
 bot and always closes both.
@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from bot.devserver import DiscordServer, Guild, User
+from devserver import DiscordServer, Guild, User
 
 TEST_TIMEOUT = 10.0
 

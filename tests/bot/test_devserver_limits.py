@@ -24,8 +24,8 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from bot.devserver import DiscordServer, Guild, User
-from bot.devserver.state import (
+from devserver import DiscordServer, Guild, User
+from devserver.state import (
     ATTACH_FILES,
     CREATE_PUBLIC_THREADS,
     SEND_MESSAGES,
@@ -487,7 +487,7 @@ def test_enforce_nonce_returns_the_message_already_made() -> None:
     result exactly once across a restart)."""
     import discord
 
-    from bot.devserver import DiscordServer
+    from devserver import DiscordServer
 
     async def main() -> None:
         async with DiscordServer() as server:

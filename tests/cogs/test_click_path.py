@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.devserver import DiscordServer
+from devserver import DiscordServer
 from tests.bot.harness import Club, club, play_out
 
 _DM_MESSAGES = re.compile(r"^/channels/(\d+)/messages")
@@ -247,7 +247,7 @@ def test_a_finished_table_leaves_nothing_in_the_presenter(tmp_path: Path) -> Non
 
 def test_table_open_names_missing_channel_permissions(tmp_path: Path) -> None:
     """Discord's real limits §5: /table open checks the bot's permissions in the channel."""
-    from bot.devserver.state import ATTACH_FILES, CREATE_PUBLIC_THREADS
+    from devserver.state import ATTACH_FILES, CREATE_PUBLIC_THREADS
 
     async def main() -> None:
         async with club(tmp_path) as c:

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bot.devserver.state import iter_components
 from bot.render import picture_texts
+from devserver.state import iter_components
 from tests.bot.harness import Club, club, make_organiser
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")

@@ -11,11 +11,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot import i18n
-from bot.devserver.state import Message, iter_components
 from bot.presenter import Presenter
 from bot.storage.repository import SeatRow, TableRow
 from bot.tables import Table
 from cogs.play import hand_view
+from devserver.state import Message, iter_components
 from engine.rules import find_ruleset
 from engine.table.actions import ActionType
 from engine.table.game import Game

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from bot.client import JantakuBot
-from bot.devserver import Message
 from bot.presenter import table_view
 from bot.render import variants as vr
 from bot.render.names import tile_name
 from bot.render.pictures import render_open_table, render_seat_table
 from bot.tables import Table
+from devserver import Message
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
 from tests.bot.harness import Club, club, play_out

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 from bot.ai.policy import smart
-from bot.devserver import DiscordServer
 from bot.render.variants import in_hand_order
+from devserver import DiscordServer
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game

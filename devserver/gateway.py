@@ -21,7 +21,7 @@ from .state import dumps
 if TYPE_CHECKING:
     from .server import DiscordServer
 
-log = logging.getLogger("bot.devserver.gateway")
+log = logging.getLogger("devserver.gateway")
 
 JSON = dict[str, Any]
 

@@ -98,7 +98,7 @@ from .state import (
 )
 from .validation import MAX_FILE_BYTES, check_message
 
-log = logging.getLogger("bot.devserver")
+log = logging.getLogger("devserver")
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -375,7 +375,7 @@ class DiscordServer:
 
     def set_bot_permissions(self, channel_id: int, *, allow: int = 0, deny: int = 0) -> None:
         """Give the bot a member overwrite in a channel (``deny=SEND_MESSAGES | ATTACH_FILES``, bits from
-        ``bot.devserver.state``); ``allow=deny=0`` removes it.
+        ``devserver.state``); ``allow=deny=0`` removes it.
 
         The server enforces it (403 ``50013 Missing Permissions``, ``50001 Missing Access`` without View
         Channel), the channel's ``permission_overwrites`` show it (CHANNEL_UPDATE goes out now) and so
