@@ -2,8 +2,8 @@
 
 The services are attributes of :class:`JantakuBot`, and that is the one way a cog or a button gets
 one (``self.bot.service``, ``interaction.client.standings``): the repository, the table service,
-the standings, the house rules, the leagues, the tile styles, the turn clocks and the first-response queue are made here; the presenter, which
-draws the play cog's buttons, is made by that cog when it loads. Slash commands run on
+the standings, the house rules, the leagues, the tile styles, the turn clocks and the first-response queue are made here, and the
+presenter (:mod:`bot.views.presenter`: the tables' messages) once the event loop runs (its render workers start with it). Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
 """
 
@@ -13,7 +13,7 @@ import asyncio
 import gc
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -31,10 +31,8 @@ from bot.standings.service import StandingsService
 from bot.storage.repository import Repository
 from bot.tables import TableService
 from bot.timers import TimerDispatcher
+from bot.views.presenter import Presenter
 from engine.rules import warm_up
-
-if TYPE_CHECKING:
-    from bot.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +52,7 @@ def _answered_here(interaction: discord.Interaction) -> bool:
 
 
 class JantakuBot(commands.Bot):
-    presenter: Presenter  # set by the play cog (cogs.play), which owns the views it draws
+    presenter: Presenter  # made in setup_hook (its render workers start on the running loop)
 
     def __init__(self, settings: Settings, **kwargs: object) -> None:
         intents = discord.Intents.default()
@@ -104,6 +102,8 @@ class JantakuBot(commands.Bot):
         t0 = time.perf_counter()
         await asyncio.to_thread(warm_up, ["riichi"])
         log.info("engine tables ready in %.1f s", time.perf_counter() - t0)
+        self.presenter = Presenter(self, self.service, locales=self.locales, prefs=self.prefs, settled=self.responses.settled)
+        self.service.listeners.append(self.presenter.on_update)
         for name in COGS:
             await self.load_extension(name)
         if self.settings.dev_guild_id:
@@ -160,5 +160,7 @@ class JantakuBot(commands.Bot):
         await self.timers.stop()
         await self.league.stop()
         await self.service.mjai.close_all()  # no outside program outlives the bot
+        if hasattr(self, "presenter"):
+            self.presenter.close()  # stops the render worker processes
         await super().close()
         await self.repo.close()

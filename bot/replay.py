@@ -19,10 +19,12 @@ from typing import Any
 from bot import i18n
 from bot.errors import UserError
 from bot.i18n import Lang
-from bot.presenter import WINDS, Presenter, describe, final_text, result_text, table_view
 from bot.render import variants as vr
 from bot.render.names import kind_label, seat_name
 from bot.tables import Table, quoted, table_ruleset
+from bot.views.presenter import Presenter
+from bot.views.table import final_text, result_text, table_view
+from bot.views.words import WINDS, describe
 from engine.table.actions import Action
 from engine.table.game import Game
 

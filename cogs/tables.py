@@ -22,10 +22,11 @@ from bot import fairness, i18n
 from bot.command_tree import answer, is_organiser
 from bot.house import HouseError
 from bot.i18n import N_, Lang, lang_of
-from bot.presenter import rules_name, status_text
 from bot.render.names import seat_name
 from bot.responses import in_time
 from bot.tables import Table, TableError, TableService, length_text, lengths, playable
+from bot.views.table import status_text
+from bot.views.words import rules_name
 from engine.rules.base import find_ruleset
 
 if TYPE_CHECKING:

@@ -72,7 +72,7 @@ def test_update_drops_a_message_the_code_no_longer_uses(tmp_path: Path, monkeypa
 
 
 def test_a_claim_label_is_one_message_in_japanese() -> None:
-    from bot.presenter import action_label
+    from bot.views.words import action_label
     from engine.table.actions import Action
 
     assert action_label(Action.parse("3p55m@1"), None, ["a", "b", "c", "d"]) == "Pon 5m 5m · b's discard"

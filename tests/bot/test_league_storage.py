@@ -234,7 +234,7 @@ def test_byes_and_a_void_deadline(tmp_path: Path) -> None:
 
 
 def test_a_long_league_post_is_cut_at_line_ends_within_discords_limit() -> None:
-    from bot.presenter import _chunks
+    from bot.outbound.courier import chunks as _chunks
 
     lines = [f"{i}. player{i} +{i}.0 (▲{i % 3})" for i in range(300)]
     text = "\n".join(lines)

@@ -1,4 +1,4 @@
-"""bot.presenter.Pacer: Discord counts a request when it arrives, and a request may arrive well
+"""bot.outbound.pacing.Pacer: Discord counts a request when it arrives, and a request may arrive well
 after it passed the pacer (a result picture drawn first, the bot token's pacing, a busy loop).
 ``Pacer.slot()`` keeps any window of arrivals within the limit; counting from the passes alone
 does not (a 429 from the channel's 5 per 5 s was seen in bench/bot_load.py that way)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from bot.presenter import Pacer
+from bot.outbound.pacing import Pacer
 
 
 def _most_in_a_window(arrivals: list[float], per: float) -> int:

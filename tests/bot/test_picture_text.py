@@ -127,7 +127,7 @@ def test_round_text_in_japanese() -> None:
 def test_the_language_and_the_switch_travel_to_the_render_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bot draws in worker processes: ``lang`` goes with the request, the environment variable
     is inherited, and the worker's picture is the one drawn here."""
-    from bot.presenter import Renderer
+    from bot.views.pictures import renderer as Renderer
 
     monkeypatch.setenv(TEXT_ENV, "1")
     view = result_view(_double_ron(), 0, NAMES, lang="ja")

@@ -315,7 +315,7 @@ def test_render_worker_draws_the_same_pictures(tmp_path: object) -> None:
     a bad job is drawn (and fails) here instead; after close() the pictures are drawn here."""
     import asyncio
 
-    from bot.presenter import Renderer
+    from bot.views.pictures import renderer as Renderer
 
     view = sample_table(4)
     hand = (parse_tiles("123m406p789s1234z"), [("pon", parse_tiles("777z"), 2)], parse_tiles("5z")[0])
@@ -354,7 +354,7 @@ def test_a_dead_worker_is_replaced() -> None:
     import asyncio
     import signal
 
-    from bot.presenter import Renderer
+    from bot.views.pictures import renderer as Renderer
 
     hand = (parse_tiles("19m19p19s1234567z"), [], None)
 
@@ -380,7 +380,7 @@ def test_a_dead_worker_is_replaced() -> None:
 def test_gate_lets_hands_in_before_table_pictures() -> None:
     import asyncio
 
-    from bot.presenter import Gate
+    from bot.outbound.pacing import Gate
 
     async def main() -> None:
         gate = Gate(1)
@@ -406,7 +406,7 @@ def test_gate_lets_hands_in_before_table_pictures() -> None:
 def test_gate_does_not_starve_a_table_picture_that_has_waited_its_delay() -> None:
     import asyncio
 
-    from bot.presenter import Gate
+    from bot.outbound.pacing import Gate
 
     async def main() -> None:
         gate = Gate(1)
@@ -434,7 +434,7 @@ def test_a_renderer_closed_while_its_worker_starts_leaves_no_process() -> None:
     worker still draws its tiles: the worker must end with it, not live on (each holds ~140 MB)."""
     import asyncio
 
-    from bot.presenter import Renderer
+    from bot.views.pictures import renderer as Renderer
 
     def children() -> set[int]:
         out = set()

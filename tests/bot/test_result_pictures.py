@@ -233,7 +233,7 @@ def test_render_worker_draws_the_result_picture_the_bot_sends() -> None:
     """The ResultView crosses to the render worker process and comes back as the same PNG."""
     import asyncio
 
-    from bot.presenter import Renderer
+    from bot.views.pictures import renderer as Renderer
 
     rs = find_ruleset("riichi")
     g = scripted_game(rs, [None, "45m234p567s678s22p", "45m234p567s678s33p", None], "6m", start=(0, 0, 1, 1))

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.presenter import status_text
 from bot.standings.service import StandingsService
 from bot.storage.repository import (
     ACTION_RULES,
@@ -33,6 +32,7 @@ from bot.storage.repository import (
     _statements,
 )
 from bot.tables import TableError, TableService
+from bot.views.table import status_text
 from tests.bot.storage_fixture import ALICE, BOB, CAROL, Fixture, build, corrupt, dump
 
 TEXT_COLUMNS = {

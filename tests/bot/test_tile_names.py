@@ -14,12 +14,14 @@ import pytest
 from PIL import ImageChops
 
 from bot.ai.policy import smart
-from bot.presenter import Presenter, action_label, describe, tile_label
 from bot.render import tiles as render_tiles
 from bot.render.names import HONOR_NAMES, kind_label, picture_order, tile_name, tiles_text
 from bot.storage.repository import Repository, SeatRow, TableRow
 from bot.tables import Table
-from cogs.play import ConfirmDiscard, hand_view
+from bot.views.buttons import hand_view
+from bot.views.hand import hand_args
+from bot.views.words import action_label, describe, tile_label
+from cogs.play import ConfirmDiscard
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
@@ -102,7 +104,7 @@ def test_shanten_text_names_honours_as_the_pictures_do() -> None:
 def _check_decision(t: Table, seat: int) -> int:
     g = t.game
     assert g is not None
-    (tiles, melds, drawn), _ = Presenter.hand_args(None, t, seat)  # type: ignore[arg-type]  # the picture's arguments
+    (tiles, melds, drawn), _ = hand_args(t, seat)  # the picture's arguments
     buttons = _buttons(hand_view(t, seat))
     discards = [(a, label) for _, a, label in buttons if a is not None and a.type is A.DISCARD]
     codes = [a.tile for a, _ in discards]
@@ -168,7 +170,7 @@ def test_riichi_chooser_offers_its_discards_in_the_order_of_the_hand_picture() -
         await RiichiChooser(t.id, t.decision_serial(), seat).callback(me)  # type: ignore[arg-type]
 
     asyncio.run(main())
-    (tiles, _, drawn), _ = Presenter.hand_args(None, t, seat)  # type: ignore[arg-type]
+    (tiles, _, drawn), _ = hand_args(t, seat)
     offered = [(a.tile, label) for _, a, label in _buttons(sent[0]) if a is not None]
     codes = [c for c, _ in offered]
     assert len(codes) >= 3 and codes == [c for c in picture_order(tiles, drawn) if c in set(codes)]
@@ -298,7 +300,7 @@ def test_two_tap_discards_through_discord(tmp_path: Path) -> None:
             assert buttons and all(i.startswith("mjw:") for i, _ in buttons), buttons
             seat = t.seat_of(uid)
             assert seat is not None
-            (tiles, _, drawn), _ = Presenter.hand_args(None, t, seat)  # type: ignore[arg-type]
+            (tiles, _, drawn), _ = hand_args(t, seat)
             assert [lab for _, lab in buttons] == [tile_name(x) for x in picture_order(tiles, drawn) if tile_name(x) in {lab for _, lab in buttons}]
             cid, label = buttons[0]
             serial = t.decision_serial()

@@ -9,16 +9,15 @@ import random
 import re
 from collections import Counter
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from bot.ai.policy import smart
-from bot.presenter import Presenter
 from bot.render.names import kind_label
 from bot.render.waits import waits_line
 from bot.storage.repository import Repository, SeatRow, TableRow
 from bot.tables import Table
+from bot.views.hand import hand_text
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
@@ -41,9 +40,7 @@ def _after_dealer_discard(seat2: str = SEAT2, seat3: str = SEAT3, dora: str = "4
 def _hand_text(g: Game, seat: int, *, show_waits: bool) -> str:
     seats = [SeatRow(s, 100 + s, None, f"P{s}", show_waits=show_waits) for s in range(g.players)]
     row = TableRow(1, None, 10, None, 100, g.ruleset.name, {}, "seed", "live", 30, 60, 24, "auto", "playing", None, 0.0, seats)
-    me = SimpleNamespace(_results_seen={})
-    me._news = lambda t, s: Presenter._news(me, t, s)  # type: ignore[arg-type]
-    return Presenter.hand_text(me, Table(row=row, game=g), seat)  # type: ignore[arg-type]
+    return hand_text(Table(row=row, game=g), seat)
 
 
 def test_the_line_names_the_waits_and_the_copies_the_player_cannot_see() -> None:

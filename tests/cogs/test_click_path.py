@@ -220,11 +220,20 @@ def test_a_finished_table_leaves_nothing_in_the_presenter(tmp_path: Path) -> Non
     that table: no per-table or per-seat entry (the buttons shown, the locks, tokens, ...)."""
 
     def kept(c: Club, table: int) -> list[str]:
-        out = []
-        for name, value in vars(c.bot.presenter).items():
-            if not isinstance(value, dict) or name in ("_dms", "_channel_pacers"):  # by user, by channel
-                continue
-            out += [f"{name}[{k!r}]" for k in value if k == table or (isinstance(k, tuple) and k[0] == table)]
+        out: list[str] = []
+        seen: set[int] = set()
+
+        def walk(obj: object, where: str) -> None:  # the presenter and the parts it is made of
+            if id(obj) in seen or not type(obj).__module__.startswith(("bot.views", "bot.outbound")):
+                return
+            seen.add(id(obj))
+            for name, value in vars(obj).items():
+                if isinstance(value, dict) and name not in ("_dms", "_channel_pacers"):  # by user, by channel
+                    out.extend(f"{where}{name}[{k!r}]" for k in value if k == table or (isinstance(k, tuple) and k[0] == table))
+                elif hasattr(value, "__dict__"):
+                    walk(value, f"{where}{name}.")
+
+        walk(c.bot.presenter, "")
         return out
 
     async def main() -> None:

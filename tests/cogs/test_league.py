@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.client import JantakuBot
 from bot.league.seating import repeat_lower_bound
-from bot.presenter import status_text
+from bot.views.table import status_text
 from tests.bot.harness import Club, club, make_organiser
 
 PLAYERS = tuple(f"p{i:02d}" for i in range(1, 13))

@@ -23,9 +23,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot.presenter import table_view
 from bot.render.pictures import render_seat_table, render_table
 from bot.tables import Table
+from bot.views.table import table_view
 from engine.__main__ import main as engine_main
 from engine.logs.export import mjai_tile
 from engine.logs.replay import ReplayReport, replay_record

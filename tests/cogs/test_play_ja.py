@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from bot import i18n
-from bot.presenter import Presenter
 from bot.storage.repository import SeatRow, TableRow
 from bot.tables import Table
-from cogs.play import hand_view
+from bot.views.buttons import hand_view
+from bot.views.hand import hand_text
 from devserver.state import Message, iter_components
 from engine.rules import find_ruleset
 from engine.table.actions import ActionType
@@ -144,8 +143,7 @@ def _table(g: Game) -> Table:
 
 
 def _hand_text(t: Table, lang: i18n.Lang) -> str:
-    me = SimpleNamespace(_results_seen={})
-    return Presenter.hand_text(me, t, 0, lang=lang)  # type: ignore[arg-type]
+    return hand_text(t, 0, lang=lang)
 
 
 def test_tsumo_riichi_and_discard_buttons_in_the_players_language() -> None:

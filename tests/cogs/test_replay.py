@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from bot.client import JantakuBot
-from bot.presenter import table_view
 from bot.render import variants as vr
 from bot.render.names import tile_name
 from bot.render.pictures import render_open_table, render_seat_table
 from bot.tables import Table
+from bot.views.table import table_view
 from devserver import Message
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game

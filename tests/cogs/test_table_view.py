@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot.i18n import Lang
-from bot.presenter import table_view
 from bot.render import pictures
 from bot.render.pictures import render_seat_table, render_table
 from bot.tables import Table
+from bot.views.table import table_view
 from tests.bot.harness import Club, club
 
 

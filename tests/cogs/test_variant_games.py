@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.ai.policy import smart
-from bot.presenter import table_view
 from bot.render.pictures import BLANK, render_table
 from bot.storage.repository import Repository
 from bot.tables import Table, length_of, lengths, playable
+from bot.views.table import table_view
 from engine.rules.base import ruleset_names
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
@@ -416,7 +416,7 @@ def test_seeds_cover_every_variant() -> None:
 
 
 def test_every_action_type_has_a_readable_label() -> None:
-    from bot.presenter import action_label
+    from bot.views.words import action_label
 
     m5, p5 = parse_tiles("5m")[0], parse_tiles("5p")[0]
     examples = {
@@ -464,7 +464,7 @@ def test_every_action_type_has_a_readable_label() -> None:
 
 
 def test_tw_12_declared_tenpai_is_labelled_declare_ready() -> None:
-    from bot.presenter import action_label
+    from bot.views.words import action_label
     from engine.rules import find_ruleset
 
     g = Game(find_ruleset("taiwan16"), "labels")
@@ -473,7 +473,7 @@ def test_tw_12_declared_tenpai_is_labelled_declare_ready() -> None:
 
 
 def test_sg_d3_pass_in_the_claim_window_is_labelled_draw() -> None:
-    from bot.presenter import action_label
+    from bot.views.words import action_label
     from engine.rules import find_ruleset
     from engine.table.game import Phase
 
@@ -486,7 +486,7 @@ def test_sg_d3_pass_in_the_claim_window_is_labelled_draw() -> None:
     assert action_label(Action(A.PASS, seat), g) == "Draw"
     claim = next(a for a in legal if a.src >= 0)
     tile = g.code(g.seats[claim.src].river[-1])
-    from bot.presenter import tile_label
+    from bot.views.words import tile_label
 
     assert action_label(claim, g, ["a", "b", "c", "d"]).endswith(f"· {'abcd'[claim.src]}'s {tile_label(tile)}")
 
