@@ -43,13 +43,13 @@ from engine.table.game import Game  # noqa: E402
 def install_reference() -> None:
     """Run the bot with the presenter as it was before the outbound path was rebuilt for Discord's
     limits (``bench/reference_presenter.py``: clicks deferred, every hand edited with the bot's
-    token), with the same options, pictures and texts as the current one. discord.py loads an
-    extension as a new module object: the presenter class is swapped where ``cogs.play`` imports
-    it from, the button's callback once the extension is loaded (:func:`patch_loaded_reference`)."""
-    import bot.presenter
+    token), with the same options, pictures and texts as the current one. The presenter class is
+    swapped where ``bot.client`` imports it from; discord.py loads an extension as a new module
+    object, so the button's callback is swapped once it is loaded (:func:`patch_loaded_reference`)."""
+    import bot.client
     from bench.reference_presenter import ReferencePresenter
 
-    bot.presenter.Presenter = ReferencePresenter  # type: ignore[misc]
+    bot.client.Presenter = ReferencePresenter  # type: ignore[misc]
 
 
 def patch_loaded_reference() -> None:

@@ -19,8 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.presenter import Presenter, status_text, table_view
 from bot.tables import Table, TableError, Update
+from bot.views.buttons import hand_view, table_buttons
+from bot.views.hand import hand_text
+from bot.views.presenter import Presenter
+from bot.views.table import status_text, table_view
 from engine.table.actions import Action, ActionType
 
 if TYPE_CHECKING:
@@ -59,6 +62,13 @@ class _OldPicture:
 class ReferencePresenter(Presenter):
     """The earlier message flow on the current presenter's pictures and texts."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pictures: dict[int, _OldPicture] = {}
+        self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}
+        self._prompted: dict[int, set[int]] = {}
+        self._dms: dict[int, Any] = {}
+
     def _lock(self, t: Table) -> asyncio.Lock:
         locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_table_locks", {})
         return locks.setdefault(t.id, asyncio.Lock())
@@ -92,12 +102,12 @@ class ReferencePresenter(Presenter):
         # button left up after the game moved on only earns "that turn has passed")
         await self._prompt_humans(t)
         if u.hands_ended:
-            ch = await self.channel(t)
+            ch = await self.channel.channel(t)
             for i in range(len(g.results) - u.hands_ended, len(g.results)):
-                await self.post_result(ch, t, i)
+                await self.channel.post_result(ch, t, i)
         if g.over:
             await self.refresh_table(t, u.actions)  # the final state, before the standings
-            await self.post_final(await self.channel(t), t)
+            await self.channel.post_final(await self.channel.channel(t), t)
             self._pictures.pop(t.id, None)
             for s in range(g.players):
                 self._sig.pop((t.id, s), None)
@@ -154,13 +164,13 @@ class ReferencePresenter(Presenter):
         await self._write_table(t, self._picture(t, last))
 
     async def _edit_table(self, t: Table, last: list[Action] | None = None) -> None:
-        ch = await self.channel(t)
+        ch = await self.channel.channel(t)
         text = status_text(t, last)
         files = []
         if t.game is not None:
             png = await self.renderer.png("table", table_view(t))
             files = [discord.File(io.BytesIO(png), filename="table.png")]
-        view = self.view_factory("table", t) if t.game is not None and not t.game.over else None
+        view = table_buttons(t) if t.game is not None and not t.game.over else None
         if t.row.message_id:
             msg = ch.get_partial_message(t.row.message_id)
             try:
@@ -196,13 +206,14 @@ class ReferencePresenter(Presenter):
         acting = (not g.over) and s in g.to_act()
         if seat.dm_closed:
             return
-        view = self.view_factory("hand", t, s) if acting else None
-        content = self.hand_text(t, s)
+        view = hand_view(t, s) if acting else None
+        content = hand_text(t, s)
         assert seat.user_id is not None
         try:
             dm = self._dms.get(seat.user_id)
             if dm is None:
-                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                client = self.courier.client
+                user = client.get_user(seat.user_id) or await client.fetch_user(seat.user_id)
                 dm = self._dms[seat.user_id] = user.dm_channel or await user.create_dm()
             sig = (tuple(sorted(g.seats[s].tiles)), len(g.seats[s].melds), g.hand_index)
             same_hand = self._sig.get((t.id, s)) == sig
@@ -230,7 +241,7 @@ class ReferencePresenter(Presenter):
         except discord.Forbidden:
             seat.dm_closed = True
             await self.service.repo.set_seat(t.id, s, dm_closed=True)
-            ch = await self.channel(t)
+            ch = await self.channel.channel(t)
             await ch.send(
                 f"<@{seat.user_id}>, I cannot send you direct messages: use the **Show my hand** button on the table message."
             )
