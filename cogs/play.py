@@ -24,7 +24,6 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import DEFAULT, Lang, lang_of
-from bot.outbound.delivery import ClickAnswer
 from bot.responses import in_time
 from bot.tables import TableError
 from bot.views import buttons
@@ -78,17 +77,17 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=butt
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: JantakuBot = interaction.client  # type: ignore[assignment]
         # the first response is the new hand itself (UPDATE_MESSAGE), or a deferred update if it
-        # is not ready in time: ClickAnswer keeps Discord's 3 s, so this click is not waited for
+        # is not ready in time (the click's clock starts now), so this click is not waited for
         bot.responses.answered(interaction)
-        answer = ClickAnswer(interaction)
-        # the engine, the AI seats and the storage after every other waiting click has its answer
-        await bot.responses.settled()
-        try:
-            await bot.service.act(self.table, interaction.user.id, self.act, self.serial)
-        except TableError as e:
-            await bot.presenter.refused(self.table, interaction, answer, _refusal(interaction, e), self.serial)
-            return
-        await bot.presenter.answer_click(self.table, interaction, answer)
+        with bot.presenter.click(self.table, interaction) as click:  # its one answer is given here
+            # the engine, the AI seats and the storage after every other waiting click has its answer
+            await bot.responses.settled()
+            try:
+                await bot.service.act(self.table, interaction.user.id, self.act, self.serial)
+            except TableError as e:
+                await click.refused(_refusal(interaction, e), self.serial)
+                return
+            await click.answered()
 
 
 class RiichiChooser(discord.ui.DynamicItem[discord.ui.Button[Any]], template=buttons.RIICHI_TEMPLATE):

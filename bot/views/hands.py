@@ -15,7 +15,6 @@ import asyncio
 import logging
 from collections.abc import Coroutine, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -35,20 +34,8 @@ from engine.table.actions import Action
 
 log = logging.getLogger(__name__)
 
-#: seconds a click's callback waits for the presenter to answer it before it answers on its own
-CLAIM_PATIENCE = 20.0
 #: tries to send a hand that failed (each with the newest state), 1 s, 2 s, 4 s apart
 HAND_TRIES = 4
-
-
-@dataclass(eq=False)
-class _Claim:
-    """A click waiting to be answered with the hand's next state (by the update its action made)."""
-
-    answer: ClickAnswer
-    message_id: int
-    ephemeral: bool
-    done: asyncio.Future[bool]  # True: answered by the presenter; False: the click answers itself
 
 
 class HandMessages:
@@ -64,7 +51,8 @@ class HandMessages:
         self._prompted: dict[int, set[int]] = {}  # table → seats whose hand message shows buttons
         self._sig: dict[tuple[int, int], tuple[Any, ...]] = {}  # (table, seat) → the hand last drawn
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}  # (table, seat): one hand message at a time
-        self._claims: dict[tuple[int, int], _Claim] = {}
+        self._clicks: dict[tuple[int, int], int] = {}  # (table, seat) → its clicks under way
+        self._skipped: dict[tuple[int, int], int] = {}  # (table, seat) → updates left to its clicks
         self._tokens = Tokens()  # (table, seat) → the freshest token that edits its hand message
         self._asked: dict[tuple[int, int], int] = {}  # (table, seat) → decision serial last offered
         self._expired: dict[tuple[int, int], list[Action]] = {}  # moves the clock made, to tell
@@ -94,9 +82,13 @@ class HandMessages:
                     pass
         self._prompted.pop(t.id, None)
         for s in seats:
-            self._tokens.drop((t.id, s))
-            for d in (self._sig, self._asked, self._expired, self._results_seen, self._shown, self._dealt, self._locks):
-                d.pop((t.id, s), None)  # type: ignore[attr-defined]
+            if (t.id, s) not in self._clicks:  # else the click drops it as it ends
+                self._drop((t.id, s))
+
+    def _drop(self, key: tuple[int, int]) -> None:
+        self._tokens.drop(key)
+        for d in (self._sig, self._asked, self._expired, self._results_seen, self._shown, self._dealt, self._locks):
+            d.pop(key, None)  # type: ignore[attr-defined]
 
     def spawn(self, work: Coroutine[Any, Any, None], *, name: str) -> asyncio.Task[None]:
         """Run ``work`` in a task of its own, kept until it ends (and cancelled by :meth:`close`)."""
@@ -143,7 +135,8 @@ class HandMessages:
 
     def due(self, t: Table, *, everyone: bool = False) -> list[asyncio.Task[None]]:
         """Start sending the hands that changed meaning: of the humans who act now, of those whose
-        buttons went stale, of a clicker waiting for an answer, of a player the clock moved for."""
+        buttons went stale, of a player the clock moved for; not the hand of a player whose click is
+        under way (its answer shows the hand: :class:`HandClick`)."""
         g = t.game
         if g is None:
             return []
@@ -155,14 +148,18 @@ class HandMessages:
             seat = t.seats[s]
             if seat.ai is not None or seat.user_id is None:
                 continue
-            if everyone or s in acting or s in shown or (t.id, s) in self._claims or (t.id, s) in self._expired:
+            if not (everyone or s in acting or s in shown or (t.id, s) in self._expired):
+                continue
+            if (t.id, s) in self._clicks:  # the click under way answers with this hand (HandClick)
+                self._skipped[(t.id, s)] = self._skipped.get((t.id, s), 0) + 1
+            else:
                 tasks.append(self.spawn(self._send_seat(t, s, s in shown), name=f"jantaku-hand-{t.id}-{s}"))
         return tasks
 
     async def _send_seat(self, t: Table, s: int, had_buttons: bool) -> None:
         # one player's messages one at a time, in the order the updates came (asyncio.Lock is
         # first come, first served): an older state never lands after a newer one
-        async with self._locks.setdefault((t.id, s), asyncio.Lock()):
+        async with self._lock((t.id, s)):
             for attempt in range(HAND_TRIES):
                 try:
                     await self.send_hand(t, s, had_buttons=had_buttons)
@@ -176,62 +173,14 @@ class HandMessages:
                     await asyncio.sleep(2.0**attempt)
             log.error("table %s: gave up sending seat %s its hand after %d tries", t.id, s, HAND_TRIES)
 
-    # a click on a hand: answered with the hand's next state ---------------------------------------
+    # -- a click on a hand: its one owner answers it with the hand's next state -------------------
 
-    async def answer_click(self, table_id: int, interaction: discord.Interaction, answer: ClickAnswer) -> None:
-        """Answer a click whose action was just stored with the clicker's new hand. Called right
-        after :meth:`TableService.act` returned (its update is not worked on yet): the update's
-        task answers the click; if it does not (the seat was not due), the click answers itself."""
-        self.courier.saw(interaction.id)
-        t = self.service.tables.get(table_id)
-        seat = t.seat_of(interaction.user.id) if t is not None else None
-        if t is None or seat is None or t.game is None:
-            answer.close()
-            return
-        msg = interaction.message
-        claim = _Claim(answer, msg.id if msg else 0, bool(msg and msg.flags.ephemeral), asyncio.get_running_loop().create_future())
-        old = self._claims.pop((t.id, seat), None)
-        if old is not None and not old.done.done():
-            old.done.set_result(False)
-        self._claims[(t.id, seat)] = claim
-        if t.game.over:
-            # the game's last update: another listener (the standings) awaited before act()
-            # returned, so its hand task may have run before this claim was made, and no later
-            # update will answer it. Behind that task on the seat's lock, the click answers itself
-            # unless the task took it.
-            await asyncio.sleep(0)  # a hand task still to start takes the claim now
-            lock = self._locks.get((t.id, seat))
-            if lock is not None:
-                async with lock:
-                    pass
-            answered = claim.done.done() and claim.done.result()
-        else:
-            try:
-                answered = await asyncio.wait_for(asyncio.shield(claim.done), CLAIM_PATIENCE)
-            except TimeoutError:
-                answered = False
-        if self._claims.get((t.id, seat)) is claim:
-            del self._claims[(t.id, seat)]
-        if not answered:
-            await self._answer_now(t, seat, interaction, answer, claim.message_id, claim.ephemeral)
+    def click(self, table_id: int, interaction: discord.Interaction) -> HandClick:
+        """A click on one of the table's buttons, answered by its own path (:class:`HandClick`)."""
+        return HandClick(self, table_id, interaction)
 
-    async def refused(self, table_id: int, interaction: discord.Interaction, answer: ClickAnswer, text: str, serial: int) -> None:
-        """A click the table refused: one sentence; a button of a turn that has passed also brings
-        the hand up to date, so what the player sees offers only moves that are still open."""
-        t = self.service.tables.get(table_id)
-        seat = t.seat_of(interaction.user.id) if t is not None else None
-        msg = interaction.message
-        if t is not None and seat is not None and t.game is not None and not t.game.over and msg is not None and serial != t.decision_serial():
-            with suppress(discord.HTTPException):
-                await self._answer_now(t, seat, interaction, answer, msg.id, bool(msg.flags.ephemeral))
-        await answer.say(text)
-
-    async def _answer_now(self, t: Table, seat: int, interaction: discord.Interaction, answer: ClickAnswer, message_id: int, ephemeral: bool) -> None:
-        current = self._is_hand_message(t, seat, message_id, ephemeral)
-        state = await self.hand_state(t, seat, buttons=current, picture=current, lang=lang_of(getattr(interaction, "locale", None)))
-        await answer.show(state)
-        if current:
-            self._tokens.keep((t.id, seat), interaction, message_id)
+    def _lock(self, key: tuple[int, int]) -> asyncio.Lock:
+        return self._locks.setdefault(key, asyncio.Lock())
 
     @staticmethod
     def _is_hand_message(t: Table, seat: int, message_id: int, ephemeral: bool) -> bool:
@@ -251,7 +200,9 @@ class HandMessages:
                 if seat in g.to_act():
                     self._asked[(t.id, seat)] = t.decision_serial()
 
-    async def send_hand(self, t: Table, s: int, *, had_buttons: bool = True) -> None:
+    async def send_hand(self, t: Table, s: int, *, had_buttons: bool = True, click: HandClick | None = None) -> None:
+        """Bring seat ``s``'s hand message up to date (under the seat's lock); with ``click``, the
+        clicked message is the answer to that click."""
         g = t.game
         assert g is not None
         seat = t.seats[s]
@@ -261,9 +212,8 @@ class HandMessages:
         acting = (not g.over) and s in g.to_act()
         decision = t.decision_serial() if acting else -1
         new_decision = acting and self._asked.get(key) != decision
-        claim = self._claims.pop(key, None)
         expired = self._expired.pop(key, [])
-        lang = self.readers.seat_lang(t, s) if claim is None else lang_of(getattr(claim.answer.interaction, "locale", None))
+        lang = self.readers.seat_lang(t, s) if click is None else click.lang
         notes = [i18n.t(lang, "⏰ Time ran out, so I played for you: {move}.", move=describe(g, t, a, lang)) for a in expired]
         # a table that pings: every new decision (and a move the clock made) is a new message; in
         # any table a new hand is (a message edited all game would pass an hour: 30046)
@@ -271,32 +221,29 @@ class HandMessages:
         notify = ((t.row.pings and (new_decision or bool(expired))) or new_hand) and not seat.dm_closed
         sig = (tuple(sorted(g.seats[s].tiles)), len(g.seats[s].melds), g.hand_index)
         try:
-            if claim is not None:
+            if click is not None:
                 # the clicked message shows the new hand: with its buttons, unless they come in a
                 # new message (a table that pings) or it is an older message than the hand's own
-                current = self._is_hand_message(t, s, claim.message_id, claim.ephemeral)
-                same = current and not claim.ephemeral and self._sig.get(key) == sig
+                current = self._is_hand_message(t, s, click.message_id, click.ephemeral)
+                same = current and not click.ephemeral and self._sig.get(key) == sig
+                click.taken()
                 state = await self.hand_state(
                     t, s, buttons=current and not notify, picture=current and not same, notes=() if notify else notes, lang=lang
                 )
-                try:
-                    await claim.answer.show(state)
-                finally:
-                    if not claim.done.done():
-                        claim.done.set_result(True)
+                await click.answer.show(state)
                 self._results_seen[key] = len(g.results)  # the player has read those results now
                 if current:
-                    self._tokens.keep(key, claim.answer.interaction, claim.message_id)
-                    if not claim.ephemeral:
+                    self._tokens.keep(key, click.interaction, click.message_id)
+                    if not click.ephemeral:
                         self._sig[key] = state.sig
-                        self._shown[key] = (claim.message_id, state.shows)
+                        self._shown[key] = (click.message_id, state.shows)
                     if not notify:
                         self._done_sending(key, state)
                         return
             elif seat.dm_closed:
                 self._done_sending(key, await self._send_ephemeral_hand(t, s, acting, new_decision, notes))
                 return
-            stripped = claim is not None and claim.message_id == seat.hand_message_id
+            stripped = click is not None and click.message_id == seat.hand_message_id
             self._done_sending(key, await self._send_dm_hand(t, s, notify=notify, notes=notes, stripped=stripped or not had_buttons))
         except discord.Forbidden:
             seat.dm_closed = True
@@ -311,9 +258,6 @@ class HandMessages:
                     user=seat.user_id,
                 )
             )
-        finally:
-            if claim is not None and not claim.done.done():
-                claim.done.set_result(False)
 
     def _done_sending(self, key: tuple[int, int], state: HandState | None) -> None:
         """Note what the player's hand message now shows (the moment its state was taken at)."""
@@ -387,3 +331,106 @@ class HandMessages:
         seat.hand_message_id = msg.id
         await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
         return state
+
+
+class HandClick:
+    """A click on a table's button, from its arrival to its answer: the one path that answers it.
+
+    Made as the click arrives (the first answer's clock starts: :class:`ClickAnswer` defers it at
+    2 s if the new hand is not ready by then), and entered (``with``) before the action goes to the
+    table service: while it is under way, the updates leave the clicker's hand message to it. Once
+    the service has stored the action, :meth:`answered` shows the clicker's hand as it is then as
+    the click's answer (UPDATE_MESSAGE: no bot-token request); a refusal is :meth:`refused`. An
+    update left to the click after the hand it showed was taken goes out the usual way as the
+    click ends, so the player always ends up seeing the newest state."""
+
+    def __init__(self, hands: HandMessages, table_id: int, interaction: discord.Interaction) -> None:
+        self.hands = hands
+        self.table_id = table_id
+        self.interaction = interaction
+        self.answer = ClickAnswer(interaction)
+        self.lang = lang_of(getattr(interaction, "locale", None))  # (stand-ins in tests have none)
+        msg = interaction.message
+        self.message_id = msg.id if msg else 0
+        self.ephemeral = bool(msg and msg.flags.ephemeral)
+        t = hands.service.tables.get(table_id)
+        seat = t.seat_of(interaction.user.id) if t is not None else None
+        self.key = (table_id, seat) if seat is not None else None
+        self._seen = 0  # updates left to clicks of this seat when the hand shown was taken
+        self._failed = False
+
+    def __enter__(self) -> HandClick:
+        if self.key is not None:
+            clicks = self.hands._clicks
+            clicks[self.key] = clicks.get(self.key, 0) + 1
+            self.taken()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        key = self.key
+        if key is None:
+            return
+        hands = self.hands
+        missed = self._failed or hands._skipped.get(key, 0) != self._seen
+        left = hands._clicks[key] - 1
+        if left:
+            hands._clicks[key] = left
+        else:
+            del hands._clicks[key]
+            hands._skipped.pop(key, None)
+        t = hands.service.tables.get(self.table_id)
+        g = t.game if t is not None else None
+        if t is None or g is None:
+            return
+        if g.over and t.row.final_posted and not left:
+            hands._drop(key)  # the table was forgotten while this click was under way
+        elif missed and not left:
+            hands.spawn(hands._send_seat(t, key[1], True), name=f"jantaku-hand-{t.id}-{key[1]}")
+
+    def taken(self) -> None:
+        """The hand to show is taken now: updates left to the click before are in it."""
+        if self.key is not None:
+            self._seen = self.hands._skipped.get(self.key, 0)
+
+    def _table(self) -> Table | None:
+        t = self.hands.service.tables.get(self.table_id)
+        if t is None or t.game is None or self.key is None or t.seat_of(self.interaction.user.id) != self.key[1]:
+            return None
+        return t
+
+    async def answered(self) -> None:
+        """The click's action is stored: its answer is the clicker's hand as it is now (and, where
+        the table pings or a new hand began, a new hand message after it)."""
+        hands = self.hands
+        hands.courier.saw(self.interaction.id)
+        t = self._table()
+        if t is None:
+            self.answer.close()
+            return
+        assert self.key is not None
+        async with hands._lock(self.key):  # after the hand messages already under way
+            try:
+                await hands.send_hand(t, self.key[1], click=self)
+            except Exception:  # the hand goes out the usual way as the click ends
+                log.warning("table %s: could not answer seat %s's click", t.id, self.key[1], exc_info=True)
+                self._failed = True
+
+    async def refused(self, text: str, serial: int) -> None:
+        """A click the table refused: one sentence; a button of a turn that has passed also brings
+        the hand up to date, so what the player sees offers only moves that are still open."""
+        t = self._table()
+        if t is not None and t.game is not None and not t.game.over and self.interaction.message is not None and serial != t.decision_serial():
+            assert self.key is not None
+            hands = self.hands
+            async with hands._lock(self.key):
+                current = hands._is_hand_message(t, self.key[1], self.message_id, self.ephemeral)
+                self.taken()
+                state = await hands.hand_state(t, self.key[1], buttons=current, picture=current, lang=self.lang)
+                try:
+                    await self.answer.show(state)
+                except discord.HTTPException:
+                    self._failed = True
+                else:
+                    if current:
+                        hands._tokens.keep(self.key, self.interaction, self.message_id)
+        await self.answer.say(text)

@@ -24,13 +24,12 @@ import discord
 
 from bot.i18n import DEFAULT, Lang
 from bot.outbound.courier import Courier
-from bot.outbound.delivery import ClickAnswer
 from bot.outbound.pacing import Gate
 from bot.render.pictures import PngOptions
 from bot.tables import Table, TableService, Update
 from bot.views import hand as hand_views
 from bot.views.channel import TableChannel
-from bot.views.hands import HandMessages
+from bot.views.hands import HandClick, HandMessages
 from bot.views.pictures import Drawing, renderer, seat_job, table_job
 from bot.views.readers import Readers
 from engine.table.actions import Action
@@ -153,13 +152,12 @@ class Presenter:
         its buttons do)."""
         await self.hands.refresh_hand(t, seat)
 
-    async def answer_click(self, table_id: int, interaction: discord.Interaction, answer: ClickAnswer) -> None:
-        await self.hands.answer_click(table_id, interaction, answer)
-
-    async def refused(self, table_id: int, interaction: discord.Interaction, answer: ClickAnswer, text: str, serial: int) -> None:
-        await self.hands.refused(table_id, interaction, answer, text, serial)
+    def click(self, table_id: int, interaction: discord.Interaction) -> HandClick:
+        """A click on a hand's button: the one path that answers it (:class:`HandClick`)."""
+        return self.hands.click(table_id, interaction)
 
     def showed_hand(self, t: Table, seat: int, interaction: discord.Interaction, message_id: int | None) -> None:
+        """A "Show my hand" reply went out (:meth:`HandMessages.showed_hand`)."""
         self.hands.showed_hand(t, seat, interaction, message_id)
 
     def hand_args(self, t: Table, seat: int, lang: Lang = DEFAULT) -> tuple[tuple[Any, ...], dict[str, Any]]:
