@@ -2,6 +2,8 @@
 
 Frames go out as TEXT JSON even when the client asks for ``compress=zlib-stream`` (discord.py only
 decompresses BINARY frames). Each session keeps its recent dispatches so a RESUME can replay them.
+A dispatch goes only to the sessions holding its shard, and IDENTIFY obeys Discord's sharding limits
+(4010, 4011, ``max_concurrency`` per 5 s, the daily session starts): the rules are in ``shards.py``.
 """
 
 from __future__ import annotations
