@@ -42,6 +42,51 @@ def test_bad_shard_settings_are_refused_with_one_sentence(monkeypatch: pytest.Mo
         assert text.startswith("JANTAKU_SHARDS") and "\n" not in text and text.count(". ") == 0, text
 
 
+@pytest.mark.parametrize(
+    ("value", "count", "ids"),
+    [("auto", None, None), ("2", 2, None), ("0-3/8", 8, [0, 1, 2, 3]), ("5/8", 8, [5]), (" AUTO ", None, None)],
+)
+def test_shard_settings_name_discord_py_shards(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str, count: int | None, ids: list[int] | None) -> None:
+    plan = _settings(monkeypatch, tmp_path / "x.sqlite3", value).shards
+    assert plan is not None and plan.client_options() == {"shard_count": count, "shard_ids": ids}
+
+
+@pytest.mark.parametrize("value", ["", "1", "0/1", "0-0/1"])
+def test_one_shard_or_none_is_the_unsharded_bot(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, value: str) -> None:
+    assert _settings(monkeypatch, tmp_path / "x.sqlite3", value).shards is None
+
+
+def test_a_range_holds_only_its_own_shards_guilds(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    settings = _settings(monkeypatch, tmp_path / "jantaku.sqlite3", "1-1/2")
+
+    async def main() -> None:
+        async with DiscordServer() as server:
+            club_a = server.add_guild("Club A", channels=("mahjong",))  # shard 0 of 2
+            club_b = server.add_guild("Club B", channels=("mahjong",))  # shard 1 of 2
+            alice = server.add_user("alice", guilds=[club_a.id, club_b.id])
+            bot = make_bot(settings)
+            runner = asyncio.create_task(bot.start(settings.token))
+            try:
+                await server.wait_until_ready(120)
+                await server.wait_for_commands(["table"], None, timeout=10)
+                await asyncio.wait_for(bot.wait_until_ready(), 10)
+                assert [s.shard for s in server.gateway.ready_sessions] == [[1, 2]]
+                assert [g.id for g in bot.guilds] == [club_b.id]  # club A is another process's
+                rec = await server.slash(alice.id, club_b.id, club_b.channel_ids[0], "table list", {})
+                assert (await rec.reply()) is not None and rec.shards == [[1, 2]]
+                with pytest.raises(RuntimeError, match="no ready session holds"):
+                    await server.slash(alice.id, club_a.id, club_a.channel_ids[0], "table list", {})
+                with pytest.raises(RuntimeError, match="shard 0"):  # nor DMs
+                    await server.slash(alice.id, None, None, "table list", {})
+            finally:
+                await bot.close()
+                runner.cancel()
+                with suppress(asyncio.CancelledError, Exception):
+                    await runner
+
+    asyncio.run(main())
+
+
 def test_one_process_holding_two_shards_plays_a_table_in_each_guild(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     db = tmp_path / "jantaku.sqlite3"
     settings = _settings(monkeypatch, db, "2")
