@@ -78,7 +78,8 @@ def sharding_required(plan: ShardPlan | None) -> str:
             "Jantaku cannot start: Discord requires sharding for a bot in this many servers (close code 4011); "
             "set JANTAKU_SHARDS=auto in .env."
         )
+    advice = "a number of shards larger than Discord recommends" if plan.count is None else "auto, or a larger total,"
     return (
-        f"Jantaku cannot start: Discord says {plan.describe()} hold too many servers each (close code 4011); "
-        "set JANTAKU_SHARDS=auto, or a larger total, in .env."
+        f"Jantaku cannot start: Discord says a shard would hold too many servers with {plan.describe()} "
+        f"(close code 4011); set JANTAKU_SHARDS to {advice} in .env."
     )

@@ -14,10 +14,12 @@ import sys
 from contextlib import suppress
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.client import ShardedJantakuBot, make_bot
 from bot.config import ConfigError, Settings
+from bot.shards import sharding_required
 from devserver import DiscordServer
 from devserver.shards import shard_of
 from tests.bot.harness import Club, play_out, stored_replay
@@ -206,5 +208,29 @@ def test_an_unsharded_process_refuses_to_start_on_4011_and_says_to_set_shards(tm
             finally:
                 proc.kill()
                 await proc.wait()
+
+    asyncio.run(main())
+
+
+def test_too_few_shards_end_the_start_with_4011_too(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    settings = _settings(monkeypatch, tmp_path / "jantaku.sqlite3", "2")
+
+    async def main() -> None:
+        async with DiscordServer() as server:
+            server.sharding.max_guilds_per_session = 1
+            for n in range(3):  # guilds 0 and 2 on shard 0 of 2: one too many
+                server.add_guild(f"club {n}")
+            bot = make_bot(settings)
+            try:
+                with pytest.raises(discord.ConnectionClosed) as closed:
+                    await asyncio.wait_for(bot.start(settings.token), 120)
+            finally:
+                await bot.close()
+            assert closed.value.code == 4011
+            # shard 0 was refused (discord.py launches shard 1 before it reads shard 0's close)
+            assert server.gateway.identify_payloads[0]["shard"] == [0, 2]
+            assert not any(s.shard == [0, 2] for s in server.gateway.sessions.values())
+            said = sharding_required(settings.shards)
+            assert "shards" in said and "JANTAKU_SHARDS to auto, or a larger total," in said
 
     asyncio.run(main())
