@@ -148,6 +148,7 @@ class ToutenkouCalculator(ShantenCalculator):
         self.is_agari = self._is_agari
 
     def copies_of(self, kind: int) -> int:
+        """8 of each pinzu and souzu kind (the game's suit and its double), 4 of the rest."""
         return 8 if 9 <= kind < 27 else 4
 
     # -- agari --------------------------------------------------------------------------------
