@@ -15,6 +15,7 @@ from bot.i18n import DEFAULT, N_, Lang, t, term
 from bot.render.lookup import LookupMeld, ScoreCard, render_score_card
 from bot.render.names import ruleset_label, tile_name
 from bot.render.tiles import Style
+from bot.render.variants import ROUND
 from bot.render.wins import score_rows
 from engine.notation import WINDS, HandSpec, format_hand, parse_hand
 from engine.rules import find_ruleset, ruleset_names
@@ -26,8 +27,8 @@ from .refusals import LookupError_, Unreadable, caret, clip, unknown_ruleset
 
 __all__ = ["ScoreAnswer", "check_hand", "score_hand", "sort_codes"]
 
-#: the seats of a payment, by the wind letters of the engine
-_SEATS = {"E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North")}
+#: the seats of a payment, by the wind letters of the engine (named as the rounds are)
+_SEATS = dict(zip(WINDS, ROUND, strict=True))
 
 
 def sort_codes(codes: Sequence[int]) -> list[int]:

@@ -79,7 +79,7 @@ def _generic_report(tiles: str, ruleset: Ruleset) -> dict[str, Any]:
         if best == 0:
             report["waits"] = [KIND_NAMES[k] for k in calc.waits(counts)]
     else:
-        discards = []
+        discards: list[dict[str, Any]] = []
         for k in sorted({kind_of(c) for c in codes}):
             counts[k] -= 1
             sh = calc.shanten(counts)

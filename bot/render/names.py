@@ -1,7 +1,7 @@
 """One name and one order for a tile everywhere a player reads it; yaku by their display names.
 
 The pictures (:mod:`bot.render`), the buttons and the texts (``bot.presenter``, ``cogs.play``)
-and the look-ups (``cogs.lookups``) all name tiles with :func:`tile_name` and order them with
+and the look-ups (``bot.lookups``) all name tiles with :func:`tile_name` and order them with
 :func:`tile_order`, so a button says what the picture shows, in the picture's order:
 
 * suited tiles ``1m`` … ``9s`` (the rank and the suit letter, as the faces show them); a red five

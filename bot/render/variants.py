@@ -7,7 +7,7 @@ defaults, :mod:`engine.rules.base`), never its name, so a new ruleset shows what
 * seats and rounds: taiwan16's dice seating (``seat_wind_of``, TW-5), its rounds and continuation
   count (TW-3); chinitsu_toutenkou's numbered one-hand settlements (CT-A12);
 * rivers: seigou's one slot per go-around, a claimed discard or a kan turn left blank
-  (``river_slots``, SG-2) — blanks are :data:`~bot.render.pictures.BLANK` codes;
+  (``river_slots``, SG-2) — blanks are :data:`~bot.render.canvas.BLANK` codes;
 * what lies face up beside a seat: taiwan16's flowers (TW-7), nuki/kita (CT-D1, sanma), an open
   riichi's shown hand (``shown_tiles``, CT-F2); shoukou melds with each tile's effective kind
   (SK-D4);
@@ -37,13 +37,14 @@ from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
 from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
+from .canvas import BLANK
 from .names import kind_label, picture_order, sort_tiles, tile_name, tile_order
-from .pictures import BLANK
 from .views import Meld, ResultView, WinView
 from .wins import shoukou, win_lines, win_summary
 
 __all__ = [
     "BLANK",
+    "ROUND",
     "RULESET_WORDS",
     "claim_text",
     "dangerous_discards",
