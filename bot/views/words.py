@@ -20,7 +20,6 @@ from engine.tiles import HONOR_BASE
 
 A = ActionType
 WINDS = "ESWN"
-ROUND = ("East", "South", "West", "North")
 
 
 def tile_label(code: int, lang: Lang = DEFAULT) -> str:
@@ -29,11 +28,6 @@ def tile_label(code: int, lang: Lang = DEFAULT) -> str:
 
 
 _SIMPLE_LABELS = {A.TSUMO: N_("Tsumo!"), A.RON: N_("Ron!"), A.KYUUSHU: N_("Nine terminals")}
-
-
-#: the words bot.render.variants takes from the rulesets (riichi_word, pass_word, score_unit):
-#: English data, shown through the catalog in another language (see :func:`ruleset_word`)
-RULESET_WORDS = (N_("Riichi"), N_("Declare ready"), N_("Pass"), N_("Draw"), N_("Pass it on"), N_("points"), N_("chips"))
 
 
 def ruleset_word(lang: Lang, english: str) -> str:
