@@ -69,6 +69,12 @@ class ReferencePresenter(Presenter):
         self._prompted: dict[int, set[int]] = {}
         self._dms: dict[int, Any] = {}
 
+    def close(self) -> None:
+        for p in self._pictures.values():
+            if p.task is not None:
+                p.task.cancel()
+        super().close()
+
     def _lock(self, t: Table) -> asyncio.Lock:
         locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_table_locks", {})
         return locks.setdefault(t.id, asyncio.Lock())
