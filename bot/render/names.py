@@ -1,6 +1,6 @@
 """One name and one order for a tile everywhere a player reads it; yaku by their display names.
 
-The pictures (:mod:`bot.render`), the buttons and the texts (``bot.presenter``, ``cogs.play``)
+The pictures (:mod:`bot.render`), the buttons and the texts (``bot.views``)
 and the look-ups (``bot.lookups``) all name tiles with :func:`tile_name` and order them with
 :func:`tile_order`, so a button says what the picture shows, in the picture's order:
 

@@ -12,7 +12,7 @@ draws its tiles in it (None: the style in force), so the bot passes a player's o
 to the render worker with the picture's other arguments. Pure functions: data in, PNG bytes out
 (no Discord, no I/O).
 
-:func:`worker_main` is the bot's render worker process (see ``bot.presenter.Renderer``); it draws
+:func:`worker_main` is the bot's render worker process (see ``bot.outbound.workers.Renderer``, set up by ``bot.views.pictures``); it draws
 pictures by name with :func:`render_job`.
 """
 
@@ -312,7 +312,7 @@ def worker_main() -> None:
 
 
 def _worker_loop() -> None:
-    """The render worker process (``bot.presenter.Renderer`` starts it): reads length-prefixed
+    """The render worker process (``bot.outbound.workers.Renderer`` starts it): reads length-prefixed
     pickled ``(job id, kind, args, kwargs)`` frames on stdin, answers ``(job id, ok, PNG or error
     text, CPU seconds)`` frames on stdout, and ends when stdin closes (so also when the bot that
     started it is killed). The first frame carries the :class:`PngOptions`; the first answer

@@ -1,6 +1,6 @@
 """What the variants show beyond riichi, for the presenter and its pictures.
 
-The presenter (:mod:`bot.presenter`) asks here for everything that depends on the ruleset, and
+The presenter (:mod:`bot.views`) asks here for everything that depends on the ruleset, and
 these helpers ask the ruleset itself: its facts (``Ruleset``'s typed members with riichi's values as
 defaults, :mod:`engine.rules.base`), never its name, so a new ruleset shows what it declares:
 
