@@ -1550,6 +1550,16 @@ class Presenter:
             self.saw(msg.id)
         return msg
 
+    async def edit_post(self, channel_id: int, message_id: int, text: str) -> None:
+        """Edit a message :meth:`post` sent (its text only), paced as a post is."""
+        ch = self.bot.get_channel(channel_id)
+        if ch is None:
+            await self._pace()
+            ch = await self.bot.fetch_channel(channel_id)
+        async with self._channel_pacer(channel_id).slot():
+            await self._pace()
+            await ch.get_partial_message(message_id).edit(content=text[:NOTICE_LIMIT])  # type: ignore[union-attr]
+
 
 NOTICE_LIMIT = 2000  # Discord's limit for a message's text
 

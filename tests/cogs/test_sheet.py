@@ -1,0 +1,145 @@
+"""``/sheet`` end to end through the local Discord-protocol server (Discord's limits on) and a real
+SQLite file: games at a real table entered hand by hand, their scores computed here by hand from
+the rules (rule ids of ../shared/rules/riichi.md), and the season's standings and ``/stats`` after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+from tests.bot.harness import Club, club, make_organiser, rows
+
+SEATS4 = ("alice", "bob", "carol", "dave")
+
+
+def _m(c: Club, who: str) -> str:
+    return f"<@{c.users[who].id}>"
+
+
+def _reply(c: Club, rec: Any) -> str:
+    return "\n".join(c.replies(rec))
+
+
+async def _do(c: Club, who: str, cmd: str, **opts: Any) -> str:
+    return _reply(c, await c.slash(who, f"sheet {cmd}", opts))
+
+
+def _sheet_messages(c: Club) -> list[Any]:
+    return [m for m in c.server.messages(c.channel_id) if m.content.startswith("**Score sheet #")]
+
+
+async def _sheet_shows(c: Club, scores: dict[str, int], *, timeout: float = 20) -> str:
+    """Wait until the one sheet message shows these scores (it is edited through the paced path)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        found = _sheet_messages(c)
+        assert len(found) <= 1, [m.content for m in found]  # one sheet message, edited
+        text = found[0].content if found else ""
+        shown = {m[1]: int(m[2].replace(",", "")) for m in re.finditer(r"^\w+ · (.+?) · \*\*(-?[\d,]+)\*\*", text, re.M)}
+        if shown == scores:
+            return text
+        if loop.time() > deadline:
+            raise AssertionError(f"the sheet shows {shown}, not {scores}:\n{text}")
+        await asyncio.sleep(0.05)
+
+
+def _entries(c: Club) -> int:
+    return int(rows(c.db, "SELECT COUNT(*) FROM sheet_entries")[0][0])
+
+
+def _board(text: str) -> dict[str, float]:
+    return {m[1]: float(m[2]) for m in re.finditer(r"^\d+\. (.+?) · \*\*([+-]?\d+\.\d+)\*\*", text, re.M)}
+
+
+def test_four_player_sheet_hand_by_hand_to_the_season_and_stats(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            await c.server.wait_for_commands(["sheet", "season", "stats"], c.guild_id, timeout=10)
+            await make_organiser(c, "alice")
+            assert "has started" in _reply(c, await c.slash("alice", "season start", {"name": "Spring", "ruleset": "riichi"}))
+            # no open sheet yet: one sentence, nothing stored
+            text = await _do(c, "bob", "draw")
+            assert "no open score sheet" in text and text.count(".") == 1, text
+            text = await _do(c, "alice", "start", p1=_m(c, "alice"), p2=_m(c, "bob"), p3="carol", p4="guest:Dave")
+            assert "Score sheet #1 is open" in text, text
+            a, b, cz, d = "alice", "bob", "carol", "Dave"
+            await _sheet_shows(c, {a: 25000, b: 25000, cz: 25000, d: 25000})
+
+            # E1 (alice deals): bob riichi, ron off carol, 3 han 40 fu: B = 40 x 2^5 = 1280, 4B = 5120 -> 5200 (R-10.3);
+            # bob pays his stick and takes it back (R-10.5): bob +5200, carol -5200
+            text = await _do(c, "bob", "ron", winner="bob", loser="carol", han=3, fu=40, riichi="bob")
+            assert "bob +5,200" in text and "carol -5,200" in text, text
+            # E2 (bob deals): draw, bob and Dave tenpai, Dave riichi: alice and carol pay 1500 each (R-11.1),
+            # Dave's stick stays (R-11.4); bob was tenpai, so he deals again with 1 honba (R-2.3)
+            text = await _do(c, "carol", "draw", tenpai="bob, guest:Dave", riichi="Dave")
+            assert "East 2, 1 honba" in text and "bob deals" in text, text
+            # E2 1 honba: alice tsumo, written as a hand: menzen tsumo + tanyao, 2 han 30 fu (closed 333m: 20+2+4 -> 30)
+            # B = 480: the dealer bob pays 1000 + 100, carol and Dave 500 + 100; alice +2300 and the stick: +3300
+            text = await _do(c, "alice", "tsumo", winner="alice", hand="234m456p678s55s33m tsumo 3m")
+            assert "2 han 30 fu" in text and "alice +3,300" in text and "bob -1,100" in text, text
+            # scores: alice 28300? no: 25000 - 1500 + 3300 = 26800; bob 30200 + 1500 - 1100 = 30600;
+            # carol 19800 - 1500 - 600 = 17700; Dave 25000 + 1500 - 1000 - 600 = 24900
+            await _sheet_shows(c, {a: 26800, b: 30600, cz: 17700, d: 24900})
+
+            # bad entries: one sentence each, nothing stored
+            before = _entries(c)
+            for who, cmd, opts, says in [
+                ("erin", "draw", {}, "only a player seated at this sheet or an organiser"),
+                ("bob", "ron", {"winner": "bob", "loser": "bob", "han": 1, "fu": 30}, "cannot win by ron on their own discard"),
+                ("bob", "ron", {"winner": "zed", "loser": "bob", "han": 1, "fu": 30}, "'zed' is not a player at this sheet"),
+                ("bob", "ron", {"winner": "bob", "loser": "carol", "han": 1, "fu": 20}, "no hand is worth 1 han 20 fu"),
+                ("bob", "ron", {"winner": "bob", "loser": "carol", "han": 2, "fu": 35}, "35 fu is not possible"),
+                ("bob", "tsumo", {"winner": "bob", "hand": "123m456p789s1234z tsumo 5z"}, "that hand does not win"),
+            ]:
+                text = await _do(c, who, cmd, **opts)
+                assert says in text and len(text.splitlines()) == 1, (cmd, opts, text)
+            assert _entries(c) == before
+
+            # a mistaken entry, taken back with /sheet undo
+            await _do(c, "carol", "ron", winner="Dave", loser="alice", han=1, fu=30)
+            text = await _do(c, "carol", "undo")
+            assert "Taken back" in text and "East 3" in text, text
+            await _sheet_shows(c, {a: 26800, b: 30600, cz: 17700, d: 24900})
+
+            # E3 (carol deals): Dave's chombo, a mangan as if the others had won by tsumo: 4000 to the dealer carol,
+            # 2000 to alice and bob; the hand is played again (same dealer, same honba)
+            text = await _do(c, "alice", "chombo", player="Dave")
+            assert "Dave -8,000" in text and "East 3" in text, text
+            # E3 again: alice riichi; carol (dealer) ron off bob, 4 han 30 fu: 6B = 11520 -> 11600 (V10), and the stick
+            text = await _do(c, "bob", "ron", winner="carol", loser="bob", han=4, fu=30, riichi="alice")
+            assert "carol +12,600" in text and "East 3, 1 honba" in text, text
+            # alice 28800 - 1000 = 27800; bob 32600 - 11600 = 21000; carol 21700 + 12600 = 34300; Dave 16900
+            await _sheet_shows(c, {a: 27800, b: 21000, cz: 34300, d: 16900})
+            # E3 1 honba: draw, only Dave tenpai (riichi): he takes 1000 from each (R-11.1); carol noten: the deal passes
+            text = await _do(c, "alice", "draw", tenpai="Dave", riichi="Dave")
+            assert "East 4, 2 honba" in text, text
+            # E4 2 honba (Dave deals): double ron on alice's discard (R-6.7): bob 2 han 30 fu (2000), Dave 3 han 30 fu
+            # as dealer (6 x 960 = 5760 -> 5800); bob is first after alice: he takes the honba (600) and the stick
+            text = await _do(c, "bob", "ron", winner="Dave", loser="alice", han=3, fu=30, winner2="bob", han2=2, fu2=30)
+            assert "alice -8,400" in text and "bob +3,600" in text and "Dave +5,800" in text, text
+            # alice 26800 - 8400 = 18400; bob 20000 + 3600 = 23600; carol 33300; Dave 18900 + 5800 = 24700
+            await _sheet_shows(c, {a: 18400, b: 23600, cz: 33300, d: 24700})
+
+            text = await _do(c, "carol", "end")
+            # R-2.7: (points - 30000) / 1000 + uma 20/10/-10/-20, oka +20 to first:
+            # carol 3.3 + 20 + 20 = +43.3, Dave -5.3 + 10 = +4.7, bob -6.4 - 10 = -16.4, alice -11.6 - 20 = -31.6
+            assert "1. carol: 33,300 (+43.3)" in text and "2. Dave: 24,700 (+4.7)" in text, text
+            assert "3. bob: 23,600 (-16.4)" in text and "4. alice: 18,400 (-31.6)" in text, text
+            board = _board(_reply(c, await c.slash("erin", "leaderboard", {"by": "points"})))
+            assert board == {"carol": 43.3, "Dave": 4.7, "bob": -16.4, "alice": -31.6}, board
+            # /stats: 6 hands (the chombo is not a hand); bob won 2 (5200 and 2000: average 3,600), dealt in once,
+            # declared riichi once; alice won 1 (a 2,000 tsumo), dealt in once, riichi once
+            stats = _reply(c, await c.slash("bob", "stats", {}))
+            assert "1 of them on a score sheet (6 hands) — win 33.3%, deal-in 16.7%, riichi 16.7%; average win 3,600" in stats, stats
+            stats = _reply(c, await c.slash("alice", "stats", {}))
+            assert "(6 hands) — win 16.7%, deal-in 16.7%, riichi 16.7%; average win 2,000, average deal-in 7,800" in stats, stats
+            # the sheet is closed: the next entry is refused; the game is in the season, with its seats in order
+            assert "no open score sheet" in await _do(c, "bob", "draw")
+            got = rows(c.db, "SELECT g.source, gp.seat, gp.name, gp.points, gp.place FROM games g JOIN game_players gp ON gp.game_id = g.id ORDER BY gp.seat")
+            assert got == [("sheet", 0, "alice", 18400, 4), ("sheet", 1, "bob", 23600, 3), ("sheet", 2, "carol", 33300, 1), ("sheet", 3, "Dave", 24700, 2)]
+
+    asyncio.run(main())
