@@ -143,3 +143,86 @@ def test_four_player_sheet_hand_by_hand_to_the_season_and_stats(tmp_path: Path) 
             assert got == [("sheet", 0, "alice", 18400, 4), ("sheet", 1, "bob", 23600, 3), ("sheet", 2, "carol", 33300, 1), ("sheet", 3, "Dave", 24700, 2)]
 
     asyncio.run(main())
+
+
+def test_three_player_sheet_ends_when_a_player_busts(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            await c.server.wait_for_commands(["sheet", "season", "stats"], c.guild_id, timeout=10)
+            await make_organiser(c, "alice")
+            assert "has started" in _reply(c, await c.slash("alice", "season start", {"name": "Sanma", "ruleset": "sanma"}))
+            # three players and no ruleset: Tenhou sanma (35000 start, 40000 return, uma 15/0/-15, noten 2000 in all)
+            text = await _do(c, "alice", "start", p1=_m(c, "alice"), p2=_m(c, "bob"), p3=_m(c, "carol"))
+            assert "Score sheet #1 is open" in text, text
+            await _sheet_shows(c, {"alice": 35000, "bob": 35000, "carol": 35000})
+            # E1 (alice deals): bob tsumo mangan, no North to pay: alice (dealer) 4000, carol 2000 -> bob +6000
+            text = await _do(c, "bob", "tsumo", winner="bob", han=5)
+            assert "alice -4,000" in text and "bob +6,000" in text and "carol -2,000" in text, text
+            # E2 (bob deals): draw, carol alone tenpai with riichi: 2000 from the two noten players (1000 each),
+            # her stick stays; bob noten: the deal passes with 1 honba
+            text = await _do(c, "carol", "draw", tenpai="carol", riichi="carol")
+            assert "East 3, 1 honba" in text, text
+            # E3 1 honba (carol deals): alice ron off bob, 3 han 30 fu: 4 x 960 = 3840 -> 3900, 200 a honba in
+            # sanma (honba_ron), and the stick: alice +5100, bob -4100
+            text = await _do(c, "alice", "ron", winner="alice", loser="bob", han=3, fu=30)
+            assert "alice +5,100" in text and "bob -4,100" in text and "South 1" in text, text
+            # alice 35000 - 4000 - 1000 + 5100 = 35100; bob 41000 - 1000 - 4100 = 35900; carol 33000 + 2000 - 1000 = 34000
+            await _sheet_shows(c, {"alice": 35100, "bob": 35900, "carol": 34000})
+            # S1 (alice deals): kokushi off bob, written as a hand (a single yakuman: no double yakuman in
+            # Tenhou sanma): dealer 6 x 8000 = 48000; bob at -12100 busts and the game ends
+            text = await _do(c, "bob", "ron", winner="alice", loser="bob", hand="19m19p19s1234567z ron 1m")
+            assert "1 yakuman, 48,000 points" in text and "The game is over." in text, text
+            # with oka (40000 - 35000) x 3 / 1000 = 15 to first:
+            # alice (83100 - 40000) / 1000 + 15 + 15 = +73.1, carol -6.0 + 0 = -6.0, bob -52.1 - 15 = -67.1
+            assert "1. alice: 83,100 (+73.1)" in text and "2. carol: 34,000 (-6.0)" in text and "3. bob: -12,100 (-67.1)" in text, text
+            await _sheet_shows(c, {"alice": 83100, "bob": -12100, "carol": 34000})
+            board = _board(_reply(c, await c.slash("erin", "leaderboard", {"by": "points"})))
+            assert board == {"alice": 73.1, "carol": -6.0, "bob": -67.1}, board
+            # 4 hands: alice won 2 (3900 and 48000), bob dealt in twice, carol declared riichi once
+            stats = _reply(c, await c.slash("alice", "stats", {}))
+            assert "(4 hands) — win 50.0%, deal-in 0.0%, riichi 0.0%; average win 25,950" in stats, stats
+            stats = _reply(c, await c.slash("carol", "stats", {}))
+            assert "(4 hands) — win 0.0%, deal-in 0.0%, riichi 25.0%" in stats, stats
+            stats = _reply(c, await c.slash("bob", "stats", {}))
+            assert "win 25.0%, deal-in 50.0%" in stats and "average deal-in 25,950" in stats, stats
+
+    asyncio.run(main())
+
+
+def test_house_rules_kiriage_uma_and_chombo_penalty_change_the_result(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            await c.server.wait_for_commands(["sheet", "season", "house"], c.guild_id, timeout=10)
+            await make_organiser(c, "alice")
+            await c.slash("alice", "house new", {"name": "club", "base": "riichi"})
+            for option, value in (("kiriage", "true"), ("uma", "30,10,-10,-30"), ("hanchan", "false"), ("chombo", "penalty")):
+                text = _reply(c, await c.slash("alice", "house set", {"name": "club", "option": option, "value": value}))
+                assert "club" in text, text
+            assert "has started" in _reply(c, await c.slash("alice", "season start", {"name": "House", "house": "club"}))
+            # the season plays the house rules: a sheet under plain riichi is refused for it, nothing stored
+            text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave", ruleset="riichi", season="House")
+            assert "plays club with 4 players" in text, text
+            assert rows(c.db, "SELECT COUNT(*) FROM sheets") == [(0,)]
+            text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave", house="club")
+            assert "Score sheet #1 is open" in text, text
+            # E1: bob ron off carol, 4 han 30 fu: kiriage makes it a mangan, 8000 (7700 without, R-10.2)
+            assert "bob +8,000" in await _do(c, "bob", "ron", winner="bob", loser="carol", han=4, fu=30)
+            # E2: carol ron off dave, 3 han 60 fu: kiriage 8000 again
+            assert "carol +8,000" in await _do(c, "carol", "ron", winner="carol", loser="dave", han=3, fu=60)
+            # E3 (carol deals): dave's chombo under chombo: penalty: nothing is paid now
+            text = await _do(c, "dave", "chombo", player="dave")
+            assert "changes: none" in text, text
+            # E3: draw, nobody tenpai, carol noten: E4 with 1 honba; E4: draw, dave (dealer) noten: a tonpuu
+            # ends after E4 when the deal passes (R-2.1, hanchan false)
+            assert "East 4, 1 honba" in await _do(c, "carol", "draw")
+            text = await _do(c, "dave", "draw")
+            assert "The game is over." in text, text
+            # bob 33000, alice 25000, carol 25000, dave 17000; alice and carol tie: seat order
+            # uma 30/10/-10/-30, oka 20: bob 3 + 30 + 20 = +53, alice -5 + 10 = +5, carol -5 - 10 = -15,
+            # dave -13 - 30 = -43, less his chombo penalty of 20,000: -63
+            assert "1. bob: 33,000 (+53.0)" in text and "2. alice: 25,000 (+5.0)" in text, text
+            assert "3. carol: 25,000 (-15.0)" in text and "4. dave: 17,000 (-63.0)" in text and "chombo penalty −20,000" in text, text
+            board = _board(_reply(c, await c.slash("erin", "leaderboard", {"by": "points"})))
+            assert board == {"bob": 53.0, "alice": 5.0, "carol": -15.0, "dave": -63.0}, board
+
+    asyncio.run(main())
