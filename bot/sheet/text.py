@@ -8,6 +8,7 @@ characters (four seats and a few lines).
 from __future__ import annotations
 
 from bot.i18n import Lang, t, tn
+from bot.render.names import ruleset_label
 from bot.render.variants import ROUND
 from bot.sheet.service import Current
 from bot.storage.repository import GameRow
@@ -29,7 +30,8 @@ def _wind(s: SheetState, seat: int, lang: Lang) -> str:
 def sheet_text(c: Current, lang: Lang) -> str:
     """The sheet message: what it plays, the round, and each seat's wind, name and score."""
     s = c.state
-    rules = t(lang, "house rules {house} ({ruleset})", house=c.row.house, ruleset=c.row.ruleset) if c.row.house else c.row.ruleset
+    ruleset = ruleset_label(c.row.ruleset, lang)
+    rules = t(lang, "house rules {house} ({ruleset})", house=c.row.house, ruleset=ruleset) if c.row.house else ruleset
     head = t(lang, "**Score sheet #{sheet}** — {rules}", sheet=c.row.id, rules=rules)
     if s.over:
         where = t(lang, "the game is over")

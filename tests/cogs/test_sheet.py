@@ -28,7 +28,7 @@ async def _do(c: Club, who: str, cmd: str, **opts: Any) -> str:
 
 
 def _sheet_messages(c: Club) -> list[Any]:
-    return [m for m in c.server.messages(c.channel_id) if m.content.startswith("**Score sheet #")]
+    return [m for m in c.server.messages(c.channel_id) if m.content.startswith(("**Score sheet #", "**点数記録 #"))]
 
 
 async def _sheet_shows(c: Club, scores: dict[str, int], *, timeout: float = 20) -> str:
@@ -224,5 +224,57 @@ def test_house_rules_kiriage_uma_and_chombo_penalty_change_the_result(tmp_path: 
             assert "3. carol: 25,000 (-15.0)" in text and "4. dave: 17,000 (-63.0)" in text and "chombo penalty −20,000" in text, text
             board = _board(_reply(c, await c.slash("erin", "leaderboard", {"by": "points"})))
             assert board == {"bob": 53.0, "alice": 5.0, "carol": -15.0, "dave": -63.0}, board
+
+    asyncio.run(main())
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def test_japanese_replies_and_a_restart_that_loses_nothing(tmp_path: Path) -> None:
+    """Every reply of a sheet read with a ``ja`` locale has no English word of ours (player names,
+    command names and the hand's notation aside); a new service (as after a restart) rebuilds the
+    sheet from its stored entries and goes on editing the same message."""
+
+    async def ja(c: Club, who: str, cmd: str, **opts: Any) -> str:
+        rec = await c.server.slash(c.users[who].id, c.guild_id, c.channel_id, f"sheet {cmd}", opts, locale="ja")
+        await rec.reply(timeout=30)
+        return _reply(c, rec)
+
+    def english(text: str) -> list[str]:
+        ours = {"alice", "bob", "carol", "dave", "sheet", "end", "start", "ron", "tsumo", "draw", "chombo", "han", "zed"}
+        return [w for w in _LATIN_WORD.findall(text) if w.lower() not in ours]
+
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            await c.server.wait_for_commands(["sheet", "prefs"], c.guild_id, timeout=10)
+            await make_organiser(c, "alice")
+            await c.slash("alice", "prefs club_language", {"language": "ja"})
+            replies = [await ja(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave")]
+            replies.append(await ja(c, "bob", "ron", winner="bob", loser="carol", han=3, fu=40, riichi="bob"))
+            replies.append(await ja(c, "bob", "draw", tenpai="bob, dave", riichi="dave"))
+            replies.append(await ja(c, "erin", "draw"))  # not seated
+            replies.append(await ja(c, "bob", "ron", winner="bob", loser="bob", han=1, fu=30))
+            replies.append(await ja(c, "bob", "ron", winner="bob", loser="carol", han=1, fu=20))
+            replies.append(await ja(c, "bob", "tsumo", winner="zed", han=1, fu=30))
+            replies.append(await ja(c, "bob", "chombo", player="carol"))
+            replies.append(await ja(c, "bob", "undo"))
+            for text in replies:
+                assert text and not english(text), text
+            # E1 bob +5200 / carol -5200; E2 draw: alice and carol -1500, bob +1500, dave +1500 - 1000 (stick)
+            shown = await _sheet_shows(c, {"alice": 23500, "bob": 31700, "carol": 18300, "dave": 25500})
+            assert not english(shown) and "点数記録 #1" in shown and "東" in shown, shown
+
+            # "restart": a new service and no memory of the sheet message; the sheet comes back from storage
+            from bot.sheet.service import SheetService
+
+            c.bot.sheets = SheetService(c.bot.repo, c.bot.standings)  # type: ignore[attr-defined]
+            c.bot.get_cog("SheetCog")._shown.clear()  # type: ignore[union-attr]
+            # E2 1 honba (bob deals): bob tsumo 1 han 30 fu as dealer: 500 all + 100 each, and dave's stick
+            text = await ja(c, "bob", "tsumo", winner="bob", han=1, fu=30)
+            assert not english(text), text
+            await _sheet_shows(c, {"alice": 22900, "bob": 34500, "carol": 17700, "dave": 24900})
+            text = await ja(c, "carol", "end")
+            assert not english(text) and "1. bob: 34,500" in text, text
 
     asyncio.run(main())
