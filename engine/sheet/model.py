@@ -29,7 +29,7 @@ numbers it names, for a client to word in its reader's language), changing nothi
 
 Limits: abortive draws, nagashi mangan and pao are not entered (a draw is an exhaustive draw; a
 liability payment is not split); the 3-player tsumo is always played without North's share
-(``tsumo_loss``, Tenhou sanma); variants whose hand-end rules are not riichi's (taiwan16,
+(``tsumo_loss``, Tenhou sanma; a 3-player ruleset without it is not for a sheet); variants whose hand-end rules are not riichi's (taiwan16,
 chinitsu_toutenkou) and pk's han table cannot be kept on a sheet (:func:`sheet_ready`).
 """
 
@@ -232,7 +232,9 @@ def sheet_ready(rs: Ruleset) -> bool:
     kind = type(rs)
     hooks = ("win_base", "payments", "draw_settlement", "draw_renchan", "next_hand", "game_ends", "final_results", "stick_value")
     same = all(getattr(kind, h) is getattr(TableHooks, h) for h in hooks)
-    return same and rs.hand_value == "han_fu" and rs.riichi_stick and rs.players in (3, 4)
+    # three players: the tsumo is settled without North's share (tsumo_loss, Tenhou sanma), the only 3-player tsumo the scorer pays
+    sanma_ok = rs.players == 4 or (rs.players == 3 and rs.options.tsumo_loss)
+    return same and rs.hand_value == "han_fu" and rs.riichi_stick and sanma_ok
 
 
 def _refuse(message: str, reason: SheetRefusal, **fields: Any) -> SheetError:

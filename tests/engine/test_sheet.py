@@ -313,6 +313,7 @@ def test_entries_round_trip_as_json() -> None:
 
 def test_variants_with_other_hand_end_rules_are_not_for_a_sheet() -> None:
     assert sheet_ready(find_ruleset("riichi")) and sheet_ready(find_ruleset("sanma")) and sheet_ready(find_ruleset("wrc"))
+    assert not sheet_ready(find_ruleset("sanma").with_options(tsumo_loss=False))
     for name in ("taiwan16", "chinitsu_toutenkou", "pk"):
         assert not sheet_ready(find_ruleset(name))
         with pytest.raises(SheetError):
