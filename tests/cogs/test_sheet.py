@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.bot.harness import Club, club, make_organiser, rows
 
 SEATS4 = ("alice", "bob", "carol", "dave")
@@ -276,5 +278,60 @@ def test_japanese_replies_and_a_restart_that_loses_nothing(tmp_path: Path) -> No
             await _sheet_shows(c, {"alice": 22900, "bob": 34500, "carol": 17700, "dave": 24900})
             text = await ja(c, "carol", "end")
             assert not english(text) and "1. bob: 34,500" in text, text
+
+    asyncio.run(main())
+
+
+def test_an_entry_that_cannot_be_stored_is_not_applied(tmp_path: Path) -> None:
+    """Storage before state: a write that fails leaves the sheet as it was (and the final entry,
+    whose write also records the game, records nothing); the same entry then goes through."""
+    from bot.sheet.service import SheetService, SheetUserError
+    from bot.standings.service import StandingsService, Who
+    from bot.storage.repository import Repository
+    from engine.sheet import Entry, EntryKind, Win
+
+    async def main() -> None:
+        repo = Repository(tmp_path / "sheets.sqlite3")
+        await repo.open()
+        try:
+            svc = SheetService(repo, StandingsService(repo))
+            players = [Who.guest(n) for n in ("Ann", "Ben", "Cat", "Dan")]
+            await svc.start(1, 10, 99, players, None, None)
+            real = repo.write
+            fail = True
+
+            async def flaky(fn: Any) -> Any:
+                if fail:
+                    raise OSError("disk full")
+                return await real(fn)
+
+            repo.write = flaky  # type: ignore[method-assign]
+            ron = Entry(kind=EntryKind.RON, wins=(Win(seat=1, han=3, fu=40),), loser=2)
+            with pytest.raises(OSError):
+                await svc.enter(10, 99, True, lambda c: ron)
+            c = await svc.current(10)
+            assert c.state.scores == (25000,) * 4 and not c.outcomes
+            fail = False
+            c, o, game = await svc.enter(10, 99, True, lambda c: ron)
+            assert c.state.scores == (25000, 30200, 19800, 25000) and game is None
+            # a bust ends the game: its entry, the game and the closed sheet are one write
+            bust = Entry(kind=EntryKind.RON, wins=(Win(seat=1, han=13),), loser=2)
+            fail = True
+            with pytest.raises(OSError):
+                await svc.enter(10, 99, True, lambda c: bust)
+            fail = False
+            assert len((await svc.current(10)).outcomes) == 1
+            assert rows(tmp_path / "sheets.sqlite3", "SELECT COUNT(*) FROM games") == [(0,)]
+            c, o, game = await svc.enter(10, 99, True, lambda c: bust)
+            # Ben deals E2 (his E1 win passed the deal to him): a dealer's yakuman ron is 6 x 8000 = 48000
+            assert game is not None and o.state.over and [p.points for p in game.players] == [25000, 78200, -28200, 25000]
+            try:
+                await svc.current(10)
+            except SheetUserError as e:
+                assert "no open score sheet" in str(e)
+            else:
+                raise AssertionError("the sheet stayed open")
+        finally:
+            await repo.close()
 
     asyncio.run(main())
