@@ -210,6 +210,7 @@ class PlayerStats:
     chart: bytes = b""
     notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
     sheet_games: int = 0  # of ``bot_games``, those kept on a score sheet (/sheet): no calls counted
+    sheet_counts: tuple[int, int] = (0, 0)  # draws and chombo over the sheet games (their stored data)
 
     @property
     def games(self) -> int:
@@ -252,7 +253,9 @@ class PlayerStats:
                     t(
                         lang,
                         "games kept hand by hand: {games}, {sheets} of them on a score sheet ({hands} hands) — win {win}, "
-                        "deal-in {deal_in}, riichi {riichi}; average win {average_win}, average deal-in {average_deal_in}",
+                        "deal-in {deal_in}, riichi {riichi}; average win {average_win}, average deal-in {average_deal_in}; "
+                        "on the sheets {draws} draws, {chombo} chombo",
+                        draws=self.sheet_counts[0], chombo=self.sheet_counts[1],
                         games=self.bot_games, sheets=self.sheet_games, hands=p.hands, win=_pct(r["win_rate"]),
                         deal_in=_pct(r["deal_in_rate"]), riichi=_pct(r["riichi_rate"]), average_win=_num(r["average_win"]),
                         average_deal_in=_num(r["average_deal_in"]),
@@ -1125,7 +1128,14 @@ class StandingsService:
                 if seat_stats is not None and h.seat < len(seat_stats):
                     play.add(seat_stats[h.seat])
         ratings = [h.rating for h in history if h.rating is not None]
-        out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot), sheet_games=sum(h.source == "sheet" for h in bot))
+        counts = [0, 0]
+        for h in (h for h in bot if h.source == "sheet"):
+            with contextlib.suppress(CorruptRow, LookupError, TypeError, ValueError, AttributeError):  # a damaged row counts nothing
+                data = (await self.repo.get_game(h.game_id)).data  # type: ignore[union-attr]
+                counts = [counts[0] + int(data["draws"][h.seat]), counts[1] + int(data["chombo"][h.seat])]
+        out = PlayerStats(
+            replace(who, name=st.name), s, st, ratings, play, len(bot), sheet_games=sum(h.source == "sheet" for h in bot), sheet_counts=(counts[0], counts[1]),
+        )
         out.notes = left_out + ([self.damage(s)] if self.damage_of(s) else [])
         if chart and ratings:
             out.chart = await self._chart(s, who.player, st, ratings, lang)

@@ -137,6 +137,9 @@ def test_four_player_sheet_hand_by_hand_to_the_season_and_stats(tmp_path: Path) 
             # declared riichi once; alice won 1 (a 2,000 tsumo), dealt in once, riichi once
             stats = _reply(c, await c.slash("bob", "stats", {}))
             assert "1 of them on a score sheet (6 hands) — win 33.3%, deal-in 16.7%, riichi 16.7%; average win 3,600" in stats, stats
+            assert "on the sheets 2 draws, 0 chombo" in stats, stats
+            stats = _reply(c, await c.slash("bob", "stats", {"guest": "Dave"}))
+            assert "(6 hands) — win 16.7%, deal-in 0.0%, riichi 33.3%; average win 5,800" in stats and "2 draws, 1 chombo" in stats, stats
             stats = _reply(c, await c.slash("alice", "stats", {}))
             assert "(6 hands) — win 16.7%, deal-in 16.7%, riichi 16.7%; average win 2,000, average deal-in 7,800" in stats, stats
             # the sheet is closed: the next entry is refused; the game is in the season, with its seats in order
