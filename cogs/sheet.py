@@ -26,12 +26,12 @@ from discord.ext import commands
 
 from bot.command_tree import choices, complete, is_organiser
 from bot.i18n import lang_of, t
-from bot.sheet.service import Current, SheetService, SheetUserError
+from bot.sheet.service import REFUSALS, Current, SheetService, SheetUserError
 from bot.sheet.text import change_text, final_text, sheet_text, undo_text
 from bot.standings.service import Who
 from cogs.standings import Members
-from engine.rules.base import find_ruleset
-from engine.sheet import Entry, EntryKind, Win, score_hand
+from engine.rules.base import find_ruleset, ruleset_names
+from engine.sheet import Entry, EntryKind, SheetRefusal, Win, score_hand, sheet_ready
 
 if TYPE_CHECKING:
     from bot.client import JantakuBot
@@ -130,6 +130,16 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
             return []
         return choices(c.names, current)
 
+    async def _complete_ruleset(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return choices(_sheet_rulesets(), current)
+
+    async def _complete_house(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        profiles, _ = await self.bot.house.profiles(interaction.guild_id)
+        return choices([p.name for p in profiles if sheet_ready(p.rules)], current)
+
+    async def _complete_season(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return choices([x.name for x in reversed(await self.bot.standings.list_seasons(interaction.guild_id)) if x.active], current)
+
     # ---------------------------------------------------------------- commands
 
     @app_commands.command(name="start", description="Open a score sheet for a game at a real table")
@@ -148,6 +158,10 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
         await members.prefetch(*texts)
         whos: list[Who] = [members.resolve(p) for p in texts]
         rules = None
+        if ruleset and ruleset.strip().lower() in ruleset_names() and ruleset.strip().lower() not in _sheet_rulesets():
+            raise SheetUserError(REFUSALS[SheetRefusal.NOT_FOR_SHEET], ruleset=ruleset.strip().lower())
+        if ruleset and ruleset.strip().lower() not in _sheet_rulesets():
+            raise SheetUserError("unknown ruleset {given}: choose one of {choices}", given=f"'{ruleset.strip()[:40]}'", choices=", ".join(_sheet_rulesets()))
         if house or ruleset:
             rules, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
             if ruleset and len(whos) == 3 and rules.players == 4 and ruleset.strip().lower() in ("riichi", "tenhou"):
@@ -237,11 +251,19 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
         await interaction.response.send_message(final_text(c, c.final(), game, lang_of(interaction.locale))[:2000])
         await self._show(replace(c, state=replace(c.state, over=True)))
 
+    complete("ruleset", _complete_ruleset, start)
+    complete("house", _complete_house, start)
+    complete("season", _complete_season, start)
     complete("winner", _complete_player, ron, tsumo)
     complete("loser", _complete_player, ron)
     complete("winner2", _complete_player, ron)
     complete("winner3", _complete_player, ron)
     complete("player", _complete_player, chombo)
+
+
+def _sheet_rulesets() -> list[str]:
+    """The rulesets a sheet can keep (riichi's hand-end rules and a han/fu value)."""
+    return [name for name in ruleset_names() if sheet_ready(find_ruleset(name))]
 
 
 def _win(c: Current, who: str, han: int | None, fu: int | None, hand: str | None, *, tsumo: bool, discarder: int | None = None) -> Win:

@@ -207,6 +207,12 @@ def test_house_rules_kiriage_uma_and_chombo_penalty_change_the_result(tmp_path: 
             # the season plays the house rules: a sheet under plain riichi is refused for it, nothing stored
             text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave", ruleset="riichi", season="House")
             assert "plays club with 4 players" in text, text
+            text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave", ruleset="taiwan16")
+            assert "cannot be kept on a score sheet" in text, text
+            text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave", ruleset="nope")
+            assert "unknown ruleset 'nope'" in text, text
+            text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", ruleset="ema")
+            assert "ema is played by 4 players, and this sheet names 3" in text, text
             assert rows(c.db, "SELECT COUNT(*) FROM sheets") == [(0,)]
             text = await _do(c, "alice", "start", p1="alice", p2="bob", p3="carol", p4="dave", house="club")
             assert "Score sheet #1 is open" in text, text
