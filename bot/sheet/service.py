@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.errors import UserError
 from bot.house import plays_alike, rules_of
@@ -207,35 +206,34 @@ class SheetService:
             return
         raise SheetUserError("only a player seated at this sheet or an organiser can change it")
 
-    async def enter(self, channel_id: int, actor_id: int | None, organiser: bool, make: Any) -> tuple[Current, Outcome, GameRow | None]:
+    async def enter(
+        self, channel_id: int, actor_id: int | None, organiser: bool, make: Callable[[Current], Entry],
+    ) -> tuple[Current, Outcome, GameRow | None]:
         """Check and store one entry (``make(current)`` builds it, so seats and hands are read on
         the stored state), then the sheet after it; an entry that ends the game records it."""
         async with self.lock(channel_id):
             c = await self.current(channel_id)
             self._may(c, actor_id, organiser)
             try:
-                entry: Entry = make(c)
+                entry = make(c)
                 outcome = c.sheet.apply(c.state, entry)
             except SheetError as e:
                 raise refusal(e, c.names) from None
             serial = len(c.outcomes) + 1
 
-            def store(conn: sqlite3.Connection, *_: Any) -> None:
+            def store(conn: sqlite3.Connection, game_id: int | None = None) -> None:
                 try:
                     sql.add_entry(conn, c.row.id, serial, entry.to_json(), actor_id)
                 except sqlite3.IntegrityError:
                     raise SheetUserError("another entry was stored on this sheet at the same moment: look at the sheet and enter yours again") from None
 
+            after = Current(c.row, c.rules, c.sheet, outcome.state, (*c.outcomes, outcome), (*c.entered_by, actor_id))
             game = None
-            if outcome.state.over:
-                after = Current(c.row, c.rules, c.sheet, outcome.state, (*c.outcomes, outcome), (*c.entered_by, actor_id))
+            if outcome.state.over:  # the game's natural end: the entry, the game and the closed sheet in one write
                 game = await self._record(after, actor_id, store)
             else:
                 await self.repo.write(store)
-            return await self._after(c, outcome, actor_id, game), outcome, game
-
-    async def _after(self, c: Current, outcome: Outcome, actor_id: int | None, game: GameRow | None) -> Current:
-        return Current(c.row, c.rules, c.sheet, outcome.state, (*c.outcomes, outcome), (*c.entered_by, actor_id))
+            return after, outcome, game
 
     async def undo(self, channel_id: int, actor_id: int | None, organiser: bool) -> tuple[Current, Outcome]:
         """Delete the newest entry; the sheet as it was before it, and the entry's outcome."""
@@ -261,7 +259,7 @@ class SheetService:
                 return c, None
             return c, await self._record(c, actor_id, lambda conn, gid: None)
 
-    async def _record(self, c: Current, actor_id: int | None, also: Any) -> GameRow:
+    async def _record(self, c: Current, actor_id: int | None, also: Callable[[sqlite3.Connection, int], None]) -> GameRow:
         final = c.final()
         whos = [Who(p.player, p.user_id, p.name, p.kind) for p in c.row.players]
         own = list(zip(final.scores, final.places, final.results))
