@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -75,10 +76,22 @@ def seats_named(c: Current, text: str | None) -> tuple[int, ...]:
     return tuple(out)
 
 
+@dataclass(slots=True)
+class _Shown:
+    """A sheet's message (0 while it is being posted), the newest text for it, the text it shows."""
+
+    channel: int
+    message: int
+    text: str = ""
+    sent: str = ""
+    seq: int = 0
+
+
 class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score sheet for a game at a real table"):
     def __init__(self, bot: JantakuBot) -> None:
         self.bot = bot
-        self._shown: dict[int, tuple[int, int, str]] = {}  # sheet → (channel, message, newest text)
+        self._shown: dict[int, _Shown] = {}  # sheet → its message and the newest text for it
+        self._seq = itertools.count(1)
         self._writers: dict[int, asyncio.Task[None]] = {}
         super().__init__()
 
@@ -94,34 +107,48 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
 
     # ---------------------------------------------------------------- the sheet message
 
-    async def _show(self, c: Current) -> None:
-        """Post the sheet, or have its message show the newest state (one writer per sheet sends
-        the newest text when the channel's turn comes)."""
+    async def _show(self, c: Current, seq: int) -> None:
+        """Post the sheet, or have its message show the newest state: ``seq`` orders the states
+        (taken when the service answered), an older one never replaces a newer; one writer per
+        sheet sends the newest text when the channel's turn comes, so a burst of entries makes one
+        edit per turn."""
         club = await self.bot.locales.of_club(c.row.guild_id)
         text = sheet_text(c, club)
-        if c.row.message_id is None and c.row.id not in self._shown:
-            msg = await self.bot.presenter.post(c.row.channel_id, text)
-            self._shown[c.row.id] = (c.row.channel_id, msg.id, text)
-            await self.svc.shown_in(c.row.id, msg.id)
+        shown = self._shown.get(c.row.id)
+        if shown is None:
+            shown = self._shown[c.row.id] = _Shown(c.row.channel_id, c.row.message_id or 0)
+            if not shown.message:  # a new sheet: post it (and later states wait for its id)
+                shown.seq, shown.text = seq, text
+                try:
+                    msg = await self.bot.presenter.post(c.row.channel_id, text)
+                except BaseException:
+                    del self._shown[c.row.id]  # the next change posts it again
+                    raise
+                shown.message, shown.sent = msg.id, text
+                await self.svc.shown_in(c.row.id, msg.id)
+                self._kick(c.row.id)
+                return
+        if seq < shown.seq:
             return
-        channel, message, _ = self._shown.get(c.row.id) or (c.row.channel_id, c.row.message_id or 0, "")
-        self._shown[c.row.id] = (channel, message, text)
-        task = self._writers.get(c.row.id)
+        shown.seq, shown.text = seq, text
+        if shown.message:
+            self._kick(c.row.id)
+
+    def _kick(self, sheet_id: int) -> None:
+        task = self._writers.get(sheet_id)
         if task is None or task.done():
-            self._writers[c.row.id] = asyncio.create_task(self._write(c.row.id), name=f"sheet-{c.row.id}")
+            self._writers[sheet_id] = asyncio.create_task(self._write(sheet_id), name=f"sheet-{sheet_id}")
 
     async def _write(self, sheet_id: int) -> None:
-        sent = None
-        while True:
-            channel, message, text = self._shown[sheet_id]
-            if text == sent:
-                return
+        shown = self._shown[sheet_id]
+        while shown.text != shown.sent:
+            text = shown.text
             try:
-                await self.bot.presenter.edit_post(channel, message, text)
+                await self.bot.presenter.edit_post(shown.channel, shown.message, text)
             except discord.HTTPException as e:
                 log.warning("sheet %s: could not edit its message: %s", sheet_id, e)
                 return
-            sent = text
+            shown.sent = text
 
     async def _complete_player(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
@@ -171,21 +198,23 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
         c = await self.svc.start(
             interaction.guild_id, interaction.channel_id or 0, interaction.user.id, whos, rules, house, season=season, league=league_table,
         )
+        seq = next(self._seq)
         lang = lang_of(interaction.locale)
         seats = ", ".join(f"{t(lang, w)} {p.name}" for w, p in zip(("East", "South", "West", "North"), c.row.players))
         await interaction.response.send_message(
             t(lang, "Score sheet #{sheet} is open: {seats}. Enter each hand with /sheet ron, tsumo, draw or chombo.", sheet=c.row.id, seats=seats)
         )
-        await self._show(c)
+        await self._show(c, seq)
 
     async def _entered(self, interaction: discord.Interaction, make: Any) -> None:
         c, outcome, game = await self.svc.enter(interaction.channel_id or 0, interaction.user.id, is_organiser(interaction), make)
+        seq = next(self._seq)
         lang = lang_of(interaction.locale)
         text = change_text(c, outcome, lang)
         if game is not None:
             text += "\n" + final_text(c, c.final(), game, lang)
         await interaction.response.send_message(text[:2000])
-        await self._show(c)
+        await self._show(c, seq)
 
     @app_commands.command(name="ron", description="A win by ron")
     @app_commands.describe(
@@ -242,14 +271,16 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
     @app_commands.command(name="undo", description="Take back the newest entry of the sheet")
     async def undo(self, interaction: discord.Interaction) -> None:
         c, gone = await self.svc.undo(interaction.channel_id or 0, interaction.user.id, is_organiser(interaction))
+        seq = next(self._seq)
         await interaction.response.send_message(undo_text(c, gone, lang_of(interaction.locale)))
-        await self._show(c)
+        await self._show(c, seq)
 
     @app_commands.command(name="end", description="End the game on the sheet now and record it")
     async def end(self, interaction: discord.Interaction) -> None:
         c, game = await self.svc.end(interaction.channel_id or 0, interaction.user.id, is_organiser(interaction))
+        seq = next(self._seq)
         await interaction.response.send_message(final_text(c, c.final(), game, lang_of(interaction.locale))[:2000])
-        await self._show(replace(c, state=replace(c.state, over=True)))
+        await self._show(replace(c, state=replace(c.state, over=True)), seq)
 
     complete("ruleset", _complete_ruleset, start)
     complete("house", _complete_house, start)
