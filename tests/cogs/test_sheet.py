@@ -344,3 +344,29 @@ def test_an_entry_that_cannot_be_stored_is_not_applied(tmp_path: Path) -> None:
             await repo.close()
 
     asyncio.run(main())
+
+
+def test_entries_at_the_same_moment_are_taken_one_by_one_and_the_sheet_shows_the_last(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with club(tmp_path, time_scale=10) as c:
+            await c.server.wait_for_commands(["sheet"], c.guild_id, timeout=10)
+            start = c.server.slash(c.users["alice"].id, c.guild_id, c.channel_id, "sheet start",
+                                   {"p1": "alice", "p2": "bob", "p3": "carol", "p4": "dave"})
+            await (await start).reply()
+            # three draws with nobody tenpai, sent together by three players: no payment, the deal passes
+            # each time, so the sheet is at East 4 with 3 honba whatever order they are taken in
+            recs = await asyncio.gather(*(
+                c.server.slash(c.users[who].id, c.guild_id, c.channel_id, "sheet draw", {}) for who in ("bob", "carol", "dave")
+            ))
+            for rec in recs:
+                await rec.reply()
+            assert _entries(c) == 3
+            text = await _sheet_shows(c, {"alice": 25000, "bob": 25000, "carol": 25000, "dave": 25000})
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 20
+            while "East 4, 3 honba" not in _sheet_messages(c)[0].content:
+                assert loop.time() < deadline, text
+                await asyncio.sleep(0.05)
+            assert len(_sheet_messages(c)) == 1
+
+    asyncio.run(main())
