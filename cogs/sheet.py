@@ -25,8 +25,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.command_tree import choices, complete, is_organiser
-from bot.i18n import lang_of, t
+from bot.command_tree import answer, choices, complete, is_organiser
+from bot.errors import UserError
+from bot.i18n import Lang, lang_of, t
 from bot.sheet.service import REFUSALS, Current, SheetService, SheetUserError
 from bot.sheet.text import change_text, final_text, sheet_text, undo_text
 from bot.standings.service import Who
@@ -85,6 +86,7 @@ class _Shown:
     text: str = ""
     sent: str = ""
     seq: int = 0
+    closed: bool = False  # the newest text is the game's end: the message loses its button
 
 
 class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score sheet for a game at a real table"):
@@ -120,7 +122,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
             if not shown.message:  # a new sheet: post it (and later states wait for its id)
                 shown.seq, shown.text = seq, text
                 try:
-                    msg = await self.bot.presenter.post(c.row.channel_id, text)
+                    msg = await self.bot.presenter.post(c.row.channel_id, text, view=sheet_view(c.row.id, club))
                 except BaseException:
                     del self._shown[c.row.id]  # the next change posts it again
                     raise
@@ -130,7 +132,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
                 return
         if seq < shown.seq:
             return
-        shown.seq, shown.text = seq, text
+        shown.seq, shown.text, shown.closed = seq, text, c.state.over
         if shown.message:
             self._kick(c.row.id)
 
@@ -144,7 +146,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
         while shown.text != shown.sent:
             text = shown.text
             try:
-                await self.bot.presenter.edit_post(shown.channel, shown.message, text)
+                await self.bot.presenter.edit_post(shown.channel, shown.message, text, drop_view=shown.closed)
             except discord.HTTPException as e:
                 log.warning("sheet %s: could not edit its message: %s", sheet_id, e)
                 return
@@ -270,7 +272,14 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
 
     @app_commands.command(name="undo", description="Take back the newest entry of the sheet")
     async def undo(self, interaction: discord.Interaction) -> None:
-        c, gone = await self.svc.undo(interaction.channel_id or 0, interaction.user.id, is_organiser(interaction))
+        await self.undo_now(interaction)
+
+    async def undo_now(self, interaction: discord.Interaction, sheet_id: int | None = None) -> None:
+        """``/sheet undo``, or the sheet message's button (``sheet_id``: the sheet it belongs to)."""
+        channel = interaction.channel_id or 0
+        if sheet_id is not None and (await self.svc.current(channel)).row.id != sheet_id:
+            raise SheetUserError("this score sheet is closed")
+        c, gone = await self.svc.undo(channel, interaction.user.id, is_organiser(interaction))
         seq = next(self._seq)
         await interaction.response.send_message(undo_text(c, gone, lang_of(interaction.locale)))
         await self._show(c, seq)
@@ -310,5 +319,32 @@ def _win(c: Current, who: str, han: int | None, fu: int | None, hand: str | None
     return Win(seat=seat, han=han, fu=fu or 0)
 
 
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"sheet:(?P<sheet>\d+):undo"):
+    """The sheet message's **Undo** button (a phone at the table): ``/sheet undo`` for that sheet.
+    Its ``custom_id`` names the sheet, so it works after a restart and does nothing to a later one."""
+
+    def __init__(self, sheet: int, *, label: str = "Undo") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=f"sheet:{sheet}:undo"))
+        self.sheet = sheet
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str], /) -> UndoButton:
+        return cls(int(match["sheet"]), label=item.label or "Undo")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog = interaction.client.get_cog("SheetCog")  # type: ignore[attr-defined]
+        try:
+            await cog.undo_now(interaction, self.sheet)
+        except UserError as e:
+            await answer(interaction, e.sentence(lang_of(interaction.locale)))
+
+
+def sheet_view(sheet_id: int, lang: Lang) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(sheet_id, label=t(lang, "Undo the last entry")))
+    return view
+
+
 async def setup(bot: JantakuBot) -> None:
     await bot.add_cog(SheetCog(bot))
+    bot.add_dynamic_items(UndoButton)

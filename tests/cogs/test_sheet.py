@@ -101,9 +101,16 @@ def test_four_player_sheet_hand_by_hand_to_the_season_and_stats(tmp_path: Path) 
                 assert says in text and len(text.splitlines()) == 1, (cmd, opts, text)
             assert _entries(c) == before
 
-            # a mistaken entry, taken back with /sheet undo
+            # a mistaken entry, taken back with the sheet's Undo button (a stranger's click is refused)
             await _do(c, "carol", "ron", winner="Dave", loser="alice", han=1, fu=30)
-            text = await _do(c, "carol", "undo")
+            sheet = _sheet_messages(c)[0]
+            assert sheet.custom_ids() == ["sheet:1:undo"]
+            rec = await c.server.click(c.users["erin"].id, sheet.id, "sheet:1:undo")
+            await rec.reply()
+            assert "only a player seated at this sheet" in _reply(c, rec) and _entries(c) == before + 1
+            rec = await c.server.click(c.users["carol"].id, sheet.id, "sheet:1:undo")
+            await rec.reply()
+            text = _reply(c, rec)
             assert "Taken back" in text and "East 3" in text, text
             await _sheet_shows(c, {a: 26800, b: 30600, cz: 17700, d: 24900})
 
@@ -127,6 +134,12 @@ def test_four_player_sheet_hand_by_hand_to_the_season_and_stats(tmp_path: Path) 
             await _sheet_shows(c, {a: 18400, b: 23600, cz: 33300, d: 24700})
 
             text = await _do(c, "carol", "end")
+            # the sheet message shows the end and loses its button
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 20
+            while _sheet_messages(c)[0].custom_ids() or "the game is over" not in _sheet_messages(c)[0].content:
+                assert loop.time() < deadline, _sheet_messages(c)[0].content
+                await asyncio.sleep(0.05)
             # (points - 30000) / 1000 + uma 20/10/-10/-20, oka +20 to first:
             # carol 3.3 + 20 + 20 = +43.3, Dave -5.3 + 10 = +4.7, bob -6.4 - 10 = -16.4, alice -11.6 - 20 = -31.6
             assert "1. carol: 33,300 (+43.3)" in text and "2. Dave: 24,700 (+4.7)" in text, text
