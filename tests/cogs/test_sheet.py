@@ -383,3 +383,36 @@ def test_entries_at_the_same_moment_are_taken_one_by_one_and_the_sheet_shows_the
             assert len(_sheet_messages(c)) == 1
 
     asyncio.run(main())
+
+
+def test_a_sheet_for_an_in_person_league_table(tmp_path: Path) -> None:
+    """``league_table:`` names the league: the game goes to its season, and the open round's
+    in-person table seated with these players takes it (the round then closes)."""
+
+    async def main() -> None:
+        async with club(tmp_path, names=("org", "p01", "p02", "p03", "p04"), time_scale=25) as c:
+            await c.server.wait_for_commands(["sheet", "league"], c.guild_id, timeout=10)
+            await make_organiser(c, "org")
+            await c.slash("org", "league new", {"name": "Night", "rounds": 1, "mode": "in_person", "ruleset": "riichi", "leftover": "bye"})
+            for p in ("p01", "p02", "p03", "p04"):
+                await c.slash(p, "league join", {})
+            assert "Round 1 of 'Night' is open" in _reply(c, await c.slash("org", "league round", {}))
+            seats = re.findall(r'"u:(\d+)"', rows(c.db, "SELECT seats FROM league_tables WHERE kind = 'in_person'")[0][0])
+            who = {str(c.users[n].id): n for n in ("p01", "p02", "p03", "p04")}
+            order = [who[s] for s in seats]
+            text = await _do(c, order[0], "start", p1=order[0], p2=order[1], p3=order[2], p4=order[3], league_table="Night")
+            assert "Score sheet #1 is open" in text, text
+            # E1: the dealer (first seat) wins a mangan by ron off the second: 6 x 2000 = 12000
+            await _do(c, order[1], "ron", winner=order[0], loser=order[1], han=5)
+            text = await _do(c, order[2], "end")
+            # R-2.7 with uma 20/10/-10/-20 and oka 20: 37000 -> +47, 25000 (seat 3) +5, 25000 (seat 4) -15, 13000 -> -37
+            assert f"1. {order[0]}: 37,000 (+47.0)" in text and f"2. {order[2]}: 25,000 (+5.0)" in text, text
+            assert f"3. {order[3]}: 25,000 (-15.0)" in text and f"4. {order[1]}: 13,000 (-37.0)" in text, text
+            post = await c.server.wait_for(
+                lambda: next((m for m in c.server.messages(c.channel_id) if "round 1 of 1 is over" in m.content), None), timeout=30,
+                what="the end of the round",
+            )
+            assert "37,000" in post.content, post.content
+            assert rows(c.db, "SELECT g.source, s.name FROM games g JOIN seasons s ON s.id = g.season_id") == [("sheet", "Night")]
+
+    asyncio.run(main())
