@@ -83,6 +83,7 @@ class _Shown:
 
     channel: int
     message: int
+    guild: int | None = None
     text: str = ""
     sent: str = ""
     seq: int = 0
@@ -118,7 +119,7 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
         text = sheet_text(c, club)
         shown = self._shown.get(c.row.id)
         if shown is None:
-            shown = self._shown[c.row.id] = _Shown(c.row.channel_id, c.row.message_id or 0)
+            shown = self._shown[c.row.id] = _Shown(c.row.channel_id, c.row.message_id or 0, c.row.guild_id)
             if not shown.message:  # a new sheet: post it (and later states wait for its id)
                 shown.seq, shown.text = seq, text
                 try:
@@ -147,6 +148,11 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
             text = shown.text
             try:
                 await self.bot.presenter.edit_post(shown.channel, shown.message, text, drop_view=shown.closed)
+            except discord.NotFound:  # the message was deleted: the sheet is posted again
+                club = await self.bot.locales.of_club(shown.guild)
+                msg = await self.bot.presenter.post(shown.channel, text, view=None if shown.closed else sheet_view(sheet_id, club))
+                shown.message = msg.id
+                await self.svc.shown_in(sheet_id, msg.id)
             except discord.HTTPException as e:
                 log.warning("sheet %s: could not edit its message: %s", sheet_id, e)
                 return

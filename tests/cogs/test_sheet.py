@@ -176,6 +176,8 @@ def test_three_player_sheet_ends_when_a_player_busts(tmp_path: Path) -> None:
             # E1 (alice deals): bob tsumo mangan, no North to pay: alice (dealer) 4000, carol 2000 -> bob +6000
             text = await _do(c, "bob", "tsumo", winner="bob", han=5)
             assert "alice -4,000" in text and "bob +6,000" in text and "carol -2,000" in text, text
+            await _sheet_shows(c, {"alice": 31000, "bob": 41000, "carol": 33000})
+            _sheet_messages(c)[0].deleted = True  # someone deletes the sheet message: the next change posts it again
             # E2 (bob deals): draw, carol alone tenpai with riichi: 2000 from the two noten players (1000 each),
             # her stick stays; bob noten: the deal passes with 1 honba
             text = await _do(c, "carol", "draw", tenpai="carol", riichi="carol")
