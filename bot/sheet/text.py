@@ -74,6 +74,8 @@ def change_text(c: Current, o: Outcome, lang: Lang) -> str:
         else:
             value = t(lang, "{han} han", han=w.han)
         lines.append(t(lang, "{player}: {value}, {points} points", player=names[w.seat], value=value, points=f"{w.points:,}"))
+    if o.entry.riichi:
+        lines.append(t(lang, "riichi declared: {players} (1,000 each to the table)", players=", ".join(names[s] for s in o.entry.riichi)))
     if o.honba and o.wins:
         lines.append(tn(lang, "{n} honba paid", "{n} honba paid", o.honba))
     if o.sticks_taken:
