@@ -264,10 +264,15 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
         await self._entered(interaction, make)
 
     @app_commands.command(name="draw", description="An exhaustive draw")
-    @app_commands.describe(tenpai="who was tenpai (names or @mentions, comma separated; nobody if left out)", riichi="who declared riichi this hand")
-    async def draw(self, interaction: discord.Interaction, tenpai: str | None = None, riichi: str | None = None) -> None:
+    @app_commands.describe(
+        tenpai="who was tenpai (names or @mentions, comma separated; nobody if left out)", riichi="who declared riichi this hand",
+        abortive="an abortive draw (nine terminals, four winds, four riichi, four kans, three rons): nothing is paid, the dealer repeats",
+    )
+    async def draw(self, interaction: discord.Interaction, tenpai: str | None = None, riichi: str | None = None, abortive: bool = False) -> None:
         def make(c: Current) -> Entry:
-            return Entry(kind=EntryKind.DRAW, tenpai=seats_named(c, tenpai), riichi=seats_named(c, riichi))
+            if abortive and tenpai:
+                raise SheetUserError("an abortive draw has no tenpai payments: leave tenpai out")
+            return Entry(kind=EntryKind.DRAW, tenpai=seats_named(c, tenpai), riichi=seats_named(c, riichi), abortive=abortive)
 
         await self._entered(interaction, make)
 

@@ -56,6 +56,8 @@ def entry_line(c: Current, o: Outcome, lang: Lang) -> str:
     if e.kind is EntryKind.TSUMO:
         w = o.wins[0]
         return t(lang, "Tsumo: {player} {points}", player=names[w.seat], points=f"{w.points:,}")
+    if e.kind is EntryKind.DRAW and e.abortive:
+        return t(lang, "Abortive draw")
     if e.kind is EntryKind.DRAW:
         tenpai = ", ".join(names[s] for s in e.tenpai) or t(lang, "nobody")
         return t(lang, "Draw: tenpai {players}", players=tenpai)

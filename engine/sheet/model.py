@@ -27,8 +27,8 @@ equal final scores rank by seat (R-2.8). Everything is a frozen value; :meth:`Sh
 an entry and refuses an impossible one with :class:`SheetError` (a reason code and the seats or
 numbers it names, for a client to word in its reader's language), changing nothing.
 
-Limits: abortive draws, nagashi mangan and pao are not entered (a draw is an exhaustive draw; a
-liability payment is not split); the 3-player tsumo is always played without North's share
+Limits: nagashi mangan and pao are not entered (a liability payment is not split); an abortive
+draw is entered as such (R-12), whatever its kind; the 3-player tsumo is always played without North's share
 (``tsumo_loss``, Tenhou sanma; a 3-player ruleset without it is not for a sheet); variants whose hand-end rules are not riichi's (taiwan16,
 chinitsu_toutenkou) and pk's han table cannot be kept on a sheet (:func:`sheet_ready`).
 """
@@ -68,6 +68,7 @@ class SheetRefusal(StrEnum):
     NO_WINNER = "no_winner"
     RIICHI_NO_POINTS = "riichi_no_points"  # {seat} below 1000 points
     RIICHI_NOT_TENPAI = "riichi_not_tenpai"  # {seat}
+    NO_ABORTIVE_DRAW = "no_abortive_draw"  # the rules have no abortive draw
     HAND_UNREADABLE = "hand_unreadable"  # {error}
     HAND_NOT_A_WIN = "hand_not_a_win"  # {why}: no_yaku or not_a_winning_hand
     HAND_WRONG_WAY = "hand_wrong_way"  # the hand says tsumo for a ron, or the other way
@@ -104,7 +105,8 @@ class Win:
 class Entry:
     """One line of the sheet. ``wins``: the winners (a ron may have several, R-6.7); ``loser``: the
     discarder of a ron; ``riichi``: the seats that declared riichi in this hand; ``tenpai``: the
-    seats tenpai at a draw; ``player``: the offender of a chombo."""
+    seats tenpai at a draw; ``player``: the offender of a chombo; ``abortive``: the draw is an
+    abortive one (R-12: no payments, honba +1, the dealer continues, the sticks stay)."""
 
     kind: EntryKind
     wins: tuple[Win, ...] = ()
@@ -112,6 +114,7 @@ class Entry:
     riichi: tuple[int, ...] = ()
     tenpai: tuple[int, ...] = ()
     player: int | None = None
+    abortive: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value}
@@ -125,6 +128,8 @@ class Entry:
             out["tenpai"] = list(self.tenpai)
         if self.player is not None:
             out["player"] = self.player
+        if self.abortive:
+            out["abortive"] = True
         return out
 
     @classmethod
@@ -138,6 +143,7 @@ class Entry:
                 riichi=tuple(int(s) for s in d.get("riichi", ())),
                 tenpai=tuple(int(s) for s in d.get("tenpai", ())),
                 player=None if d.get("player") is None else int(d["player"]),
+                abortive=bool(d.get("abortive", False)),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not a sheet entry: {e}") from None
@@ -381,6 +387,8 @@ class Sheet:
     def _draw(self, state: SheetState, e: Entry) -> Outcome:
         n = self.n
         self._distinct(e.tenpai)
+        if e.abortive:
+            return self._abortive(state, e)
         for s in e.riichi:
             if s not in e.tenpai:  # a riichi hand is tenpai (R-5.1); a noten riichi is a chombo
                 raise _refuse(f"seat {s} declared riichi, so must be tenpai at the draw", SheetRefusal.RIICHI_NOT_TENPAI, seat=s)
@@ -403,6 +411,22 @@ class Sheet:
         renchan = state.dealer in tenpai  # R-2.3, R-11.4
         after = self._next(after, renchan=renchan, honba_next=state.honba + 1, dealer_won=False, dealer_tenpai=renchan)
         return Outcome(e, tuple(deltas), (), 0, 0, tuple(deposits), renchan, after)
+
+    def _abortive(self, state: SheetState, e: Entry) -> Outcome:
+        """R-12: no payments, honba +1, the dealer continues, the sticks stay (and this hand's
+        declarations add theirs); only where the rules have an abortive draw at all."""
+        kinds = self.opts.abortive_draws
+        if not any(getattr(kinds, k) for k in ("kyuushu_kyuuhai", "suufon_renda", "suucha_riichi", "suukaikan", "sanchahou")):
+            raise _refuse("these rules have no abortive draw", SheetRefusal.NO_ABORTIVE_DRAW)
+        n = self.n
+        deposits = tuple(-STICK if s in e.riichi else 0 for s in range(n))
+        tally = tuple(
+            replace(t, hands=t.hands + 1, draws=t.draws + 1, riichi=t.riichi + (s in e.riichi)) for s, t in enumerate(state.tally)
+        )
+        scores = tuple(a + d for a, d in zip(state.scores, deposits))
+        after = replace(state, scores=scores, sticks=state.sticks + len(e.riichi), tally=tally, hands=state.hands + 1)
+        after = self._next(after, renchan=True, honba_next=state.honba + 1, dealer_won=False, dealer_tenpai=False)
+        return Outcome(e, deposits, (), 0, 0, deposits, True, after)
 
     def _chombo(self, state: SheetState, seat: int, e: Entry) -> Outcome:
         n = self.n

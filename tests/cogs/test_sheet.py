@@ -383,6 +383,12 @@ def test_entries_at_the_same_moment_are_taken_one_by_one_and_the_sheet_shows_the
                 assert loop.time() < deadline, text
                 await asyncio.sleep(0.05)
             assert len(_sheet_messages(c)) == 1
+            # E4 3 honba: an abortive draw: bob's riichi stick goes to the table, nothing else is paid,
+            # dave deals again with 4 honba
+            assert "leave tenpai out" in await _do(c, "bob", "draw", abortive=True, tenpai="bob")
+            text = await _do(c, "bob", "draw", abortive=True, riichi="bob")
+            assert "Abortive draw" in text and "bob -1,000" in text and "East 4, 4 honba, dave deals" in text, text
+            await _sheet_shows(c, {"alice": 25000, "bob": 24000, "carol": 25000, "dave": 25000})
 
     asyncio.run(main())
 

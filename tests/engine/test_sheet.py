@@ -356,3 +356,14 @@ def test_score_hand_agrees_with_the_reference_scorer() -> None:
     ref = HandCalculator().estimate_hand_value(tiles, win, melds=[meld], config=HandConfig(player_wind=SOUTH, round_wind=EAST))
     assert ref.error is None
     assert (got.han, got.fu) == (ref.han, ref.fu)
+
+
+def test_r12_abortive_draw_no_payment_dealer_repeats_sticks_stay() -> None:
+    sh = sheet()
+    # four riichi (suucha riichi, R-12.3): each pays a stick, nothing else is paid, the dealer repeats, honba +1
+    o = sh.apply(sh.start(), Entry(kind=K.DRAW, abortive=True, riichi=(0, 1, 2, 3)))
+    assert o.deltas == (-1000, -1000, -1000, -1000) and o.state.sticks == 4
+    assert (o.state.dealer, o.state.honba, o.state.round_wind) == (0, 1, 0) and not o.state.over
+    assert Entry.from_json(o.entry.to_json()) == o.entry
+    ema = sheet("ema")  # EMA 2016: no abortive draws
+    assert refused(ema, ema.start(), Entry(kind=K.DRAW, abortive=True)) is SheetRefusal.NO_ABORTIVE_DRAW
