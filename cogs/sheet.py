@@ -267,12 +267,19 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
     @app_commands.describe(
         tenpai="who was tenpai (names or @mentions, comma separated; nobody if left out)", riichi="who declared riichi this hand",
         abortive="an abortive draw (nine terminals, four winds, four riichi, four kans, three rons): nothing is paid, the dealer repeats",
+        nagashi="who made a nagashi mangan (paid as a mangan tsumo, instead of the tenpai payments)",
     )
-    async def draw(self, interaction: discord.Interaction, tenpai: str | None = None, riichi: str | None = None, abortive: bool = False) -> None:
+    async def draw(
+        self, interaction: discord.Interaction, tenpai: str | None = None, riichi: str | None = None, abortive: bool = False,
+        nagashi: str | None = None,
+    ) -> None:
         def make(c: Current) -> Entry:
-            if abortive and tenpai:
+            if abortive and (tenpai or nagashi):
                 raise SheetUserError("an abortive draw has no tenpai payments: leave tenpai out")
-            return Entry(kind=EntryKind.DRAW, tenpai=seats_named(c, tenpai), riichi=seats_named(c, riichi), abortive=abortive)
+            return Entry(
+                kind=EntryKind.DRAW, tenpai=seats_named(c, tenpai), riichi=seats_named(c, riichi), abortive=abortive,
+                nagashi=seats_named(c, nagashi),
+            )
 
         await self._entered(interaction, make)
 

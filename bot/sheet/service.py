@@ -51,6 +51,7 @@ REFUSALS: dict[SheetRefusal, str] = {
     SheetRefusal.RIICHI_NO_POINTS: N_("{player} has fewer than 1,000 points and cannot have declared riichi"),
     SheetRefusal.RIICHI_NOT_TENPAI: N_("{player} declared riichi, so must be listed as tenpai at the draw (a noten riichi is a chombo)"),
     SheetRefusal.NO_ABORTIVE_DRAW: N_("these rules have no abortive draw: every draw is an exhaustive draw"),
+    SheetRefusal.NO_NAGASHI: N_("these rules have no nagashi mangan"),
     SheetRefusal.HAND_UNREADABLE: N_("I could not read that hand: {error}"),
     SheetRefusal.HAND_NOT_A_WIN: N_("that hand does not win: it has no yaku or is not complete"),
     SheetRefusal.HAND_WRONG_WAY: N_("that hand is written as won the other way: write ron or tsumo as in the command"),

@@ -60,6 +60,8 @@ def entry_line(c: Current, o: Outcome, lang: Lang) -> str:
         return t(lang, "Abortive draw")
     if e.kind is EntryKind.DRAW:
         tenpai = ", ".join(names[s] for s in e.tenpai) or t(lang, "nobody")
+        if e.nagashi:
+            return t(lang, "Draw: nagashi mangan {players}", players=", ".join(names[s] for s in e.nagashi))
         return t(lang, "Draw: tenpai {players}", players=tenpai)
     return t(lang, "Chombo: {player}", player=names[e.player if e.player is not None else 0])
 

@@ -27,8 +27,8 @@ equal final scores rank by seat (R-2.8). Everything is a frozen value; :meth:`Sh
 an entry and refuses an impossible one with :class:`SheetError` (a reason code and the seats or
 numbers it names, for a client to word in its reader's language), changing nothing.
 
-Limits: nagashi mangan and pao are not entered (a liability payment is not split); an abortive
-draw is entered as such (R-12), whatever its kind; the 3-player tsumo is always played without North's share
+Limits: pao is not entered (a liability payment is not split); an abortive draw is entered as
+such (R-12), whatever its kind, and a nagashi mangan with its draw (R-11.3); the 3-player tsumo is always played without North's share
 (``tsumo_loss``, Tenhou sanma; a 3-player ruleset without it is not for a sheet); variants whose hand-end rules are not riichi's (taiwan16,
 chinitsu_toutenkou) and pk's han table cannot be kept on a sheet (:func:`sheet_ready`).
 """
@@ -69,6 +69,7 @@ class SheetRefusal(StrEnum):
     RIICHI_NO_POINTS = "riichi_no_points"  # {seat} below 1000 points
     RIICHI_NOT_TENPAI = "riichi_not_tenpai"  # {seat}
     NO_ABORTIVE_DRAW = "no_abortive_draw"  # the rules have no abortive draw
+    NO_NAGASHI = "no_nagashi"  # the rules have no nagashi mangan
     HAND_UNREADABLE = "hand_unreadable"  # {error}
     HAND_NOT_A_WIN = "hand_not_a_win"  # {why}: no_yaku or not_a_winning_hand
     HAND_WRONG_WAY = "hand_wrong_way"  # the hand says tsumo for a ron, or the other way
@@ -106,7 +107,8 @@ class Entry:
     """One line of the sheet. ``wins``: the winners (a ron may have several, R-6.7); ``loser``: the
     discarder of a ron; ``riichi``: the seats that declared riichi in this hand; ``tenpai``: the
     seats tenpai at a draw; ``player``: the offender of a chombo; ``abortive``: the draw is an
-    abortive one (R-12: no payments, honba +1, the dealer continues, the sticks stay)."""
+    abortive one (R-12: no payments, honba +1, the dealer continues, the sticks stay); ``nagashi``:
+    the seats with a nagashi mangan at this draw (R-11.3)."""
 
     kind: EntryKind
     wins: tuple[Win, ...] = ()
@@ -115,6 +117,7 @@ class Entry:
     tenpai: tuple[int, ...] = ()
     player: int | None = None
     abortive: bool = False
+    nagashi: tuple[int, ...] = ()  # the seats paid a nagashi mangan at this draw (R-11.3)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value}
@@ -130,6 +133,8 @@ class Entry:
             out["player"] = self.player
         if self.abortive:
             out["abortive"] = True
+        if self.nagashi:
+            out["nagashi"] = list(self.nagashi)
         return out
 
     @classmethod
@@ -144,6 +149,7 @@ class Entry:
                 tenpai=tuple(int(s) for s in d.get("tenpai", ())),
                 player=None if d.get("player") is None else int(d["player"]),
                 abortive=bool(d.get("abortive", False)),
+                nagashi=tuple(int(x) for x in d.get("nagashi", ())),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"not a sheet entry: {e}") from None
@@ -398,7 +404,16 @@ class Sheet:
             deposits[s] -= STICK
             deltas[s] -= STICK
         tenpai = set(e.tenpai)
-        if 0 < len(tenpai) < n:  # R-11.1: noten_total from the noten seats to the tenpai seats
+        self._distinct(e.nagashi)
+        if e.nagashi and not self.opts.nagashi_mangan:
+            raise _refuse("these rules have no nagashi mangan", SheetRefusal.NO_NAGASHI)
+        for s in e.nagashi:  # R-11.3: paid as a mangan tsumo, no honba; then no tenpai payments
+            for o in range(n):
+                if o != s:
+                    amount = 4000 if state.dealer in (s, o) else 2000
+                    deltas[o] -= amount
+                    deltas[s] += amount
+        if not e.nagashi and 0 < len(tenpai) < n:  # R-11.1: noten_total from the noten seats to the tenpai seats
             total = self.opts.noten_total
             for s in range(n):
                 deltas[s] += total // len(tenpai) if s in tenpai else -(total // (n - len(tenpai)))

@@ -389,6 +389,11 @@ def test_entries_at_the_same_moment_are_taken_one_by_one_and_the_sheet_shows_the
             text = await _do(c, "bob", "draw", abortive=True, riichi="bob")
             assert "Abortive draw" in text and "bob -1,000" in text and "East 4, 4 honba, dave deals" in text, text
             await _sheet_shows(c, {"alice": 25000, "bob": 24000, "carol": 25000, "dave": 25000})
+            # E4 4 honba: carol's nagashi mangan: a mangan tsumo without honba, 4000 from the dealer dave,
+            # 2000 from alice and bob; no tenpai payments; dave was tenpai, so he deals again
+            text = await _do(c, "carol", "draw", tenpai="dave", nagashi="carol")
+            assert "Draw: nagashi mangan carol" in text and "carol +8,000" in text and "East 4, 5 honba" in text, text
+            await _sheet_shows(c, {"alice": 23000, "bob": 22000, "carol": 33000, "dave": 21000})
 
     asyncio.run(main())
 

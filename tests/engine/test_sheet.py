@@ -367,3 +367,15 @@ def test_r12_abortive_draw_no_payment_dealer_repeats_sticks_stay() -> None:
     assert Entry.from_json(o.entry.to_json()) == o.entry
     ema = sheet("ema")  # EMA 2016: no abortive draws
     assert refused(ema, ema.start(), Entry(kind=K.DRAW, abortive=True)) is SheetRefusal.NO_ABORTIVE_DRAW
+
+
+def test_r11_3_nagashi_mangan_paid_as_a_tsumo_mangan_and_no_tenpai_payments() -> None:
+    sh = sheet()
+    s = at(sh, honba=2, sticks=1)
+    # seat 2 (non-dealer): 4000 from the dealer, 2000 from each other, no honba; the tenpai payments are not
+    # made, the stick stays, and the dealer (seat 0), tenpai, repeats
+    o = sh.apply(s, Entry(kind=K.DRAW, tenpai=(0, 2), nagashi=(2,)))
+    assert o.deltas == (-4000, -2000, 8000, -2000) and o.state.sticks == 1
+    assert (o.state.dealer, o.state.honba) == (0, 3)
+    mleague = sheet("mleague")  # no nagashi mangan
+    assert refused(mleague, mleague.start(), Entry(kind=K.DRAW, nagashi=(2,))) is SheetRefusal.NO_NAGASHI
