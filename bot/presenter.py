@@ -1527,7 +1527,7 @@ class Presenter:
         self.saw(msg.id)
         return True
 
-    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = ()) -> Any:
+    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = (), view: discord.ui.View | None = None) -> Any:
         """A message in a channel, paced under the channel's and the token's budgets, cut to
         Discord's length (a longer text goes as several messages, split at line ends); the last
         message sent."""
@@ -1540,9 +1540,23 @@ class Presenter:
         for i, chunk in enumerate(chunks):
             async with pacer.slot():
                 await self._pace()
-                msg = await ch.send(content=chunk, files=list(files) if i == len(chunks) - 1 else [])  # type: ignore[union-attr]
+                last = i == len(chunks) - 1
+                extra: dict[str, Any] = {"view": view} if last and view is not None else {}
+                msg = await ch.send(content=chunk, files=list(files) if last else [], **extra)  # type: ignore[union-attr]
             self.saw(msg.id)
         return msg
+
+    async def edit_post(self, channel_id: int, message_id: int, text: str, *, drop_view: bool = False) -> None:
+        """Edit a message :meth:`post` sent (its text; ``drop_view``: and take its buttons away),
+        paced as a post is."""
+        ch = self.bot.get_channel(channel_id)
+        if ch is None:
+            await self._pace()
+            ch = await self.bot.fetch_channel(channel_id)
+        async with self._channel_pacer(channel_id).slot():
+            await self._pace()
+            extra: dict[str, Any] = {"view": None} if drop_view else {}
+            await ch.get_partial_message(message_id).edit(content=text[:NOTICE_LIMIT], **extra)  # type: ignore[union-attr]
 
 
 NOTICE_LIMIT = 2000  # Discord's limit for a message's text
