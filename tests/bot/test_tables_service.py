@@ -175,7 +175,7 @@ def test_a_click_answered_before_the_clock_ran_out_goes_before_the_timeout(tmp_p
 def test_tables_of_one_ruleset_starting_at_once_share_one_table_load(tmp_path: Path, monkeypatch: object) -> None:
     import threading
 
-    import bot.tables as tables_mod
+    import bot.tables.restore as tables_mod
     from engine.rules import find_ruleset
 
     calls: list[int] = []

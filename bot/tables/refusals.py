@@ -1,4 +1,5 @@
-"""The engine's refusal of a move, told to the player in their language.
+"""The engine's refusal of a move, told to the player in their language (raised by
+:meth:`~bot.tables.acting.Acting.act`).
 
 The engine stays English and knows nothing of catalogs: ``Game.play`` raises
 :class:`~engine.table.game.IllegalActionError` with one English sentence, a reason code
@@ -18,7 +19,7 @@ from typing import Any
 
 from bot.i18n import N_, Lang, t
 from bot.render.names import tile_name
-from bot.tables import TableError
+from bot.tables.model import TableError
 from engine.table.actions import Action, ActionType
 from engine.table.game import IllegalActionError
 from engine.table.refusal import Refusal
