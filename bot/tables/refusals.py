@@ -10,6 +10,8 @@ from the engine's fields, else from the refused action, and named in the reader'
 is shown. English readers get the engine's sentence word for word; a code this table does not know
 (which that test keeps from being merged) reads, in other languages, as one catalog sentence saying
 the move is not possible now.
+
+Limits: words only; what is refused, and why, is the engine's (``Game.play``).
 """
 
 from __future__ import annotations
