@@ -4,11 +4,14 @@ does when a clock runs out (draw-discard, or pass, for every human who did not a
 A live table gives each decision its turn seconds plus the waiting players' bank; the time a
 player takes beyond the turn seconds comes off their bank. An async table gives a turn its hours
 and a call offer its own, shorter window; ``on_expiry=wait`` keeps it waiting past the deadline.
-The clocks themselves are timer rows, written with the moves (:meth:`bot.tables.acting.Acting.advance`)
-and run by the one dispatcher task of :mod:`bot.timers`, which also sends an async table's reminder.
+The clocks themselves are timer rows, written with the moves (:meth:`bot.tables.acting.Acting.advance`);
+:class:`Clocks` reads the next one, marks an async table's reminder sent and stops a clock that
+has nothing left to run out, for the one dispatcher task of :mod:`bot.timers`, which sleeps until
+the next one and sends the reminder.
 
 Limits: a clock's move is played as any other, through the acting path it is given
-(:class:`Act`: validated, stored, then applied); nothing here writes storage.
+(:class:`Act`: validated, stored, then applied); a database call that fails is raised (the
+dispatcher retries that table later).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import time
 from collections.abc import Awaitable
 from typing import Protocol
 
+from bot.storage.repository import Repository, TimerRow
 from bot.tables.autoplay import auto_action
 from bot.tables.model import StorageError, Table, Update
 from bot.tables.restore import Restore
@@ -58,9 +62,22 @@ class Act(Protocol):
 
 
 class Clocks:
-    def __init__(self, restore: Restore, act: Act) -> None:
+    def __init__(self, repo: Repository, restore: Restore, act: Act) -> None:
+        self._repo = repo
         self._restore = restore
         self._act = act
+
+    async def next_timer(self, skip: set[int]) -> TimerRow | None:
+        """The clock that runs out first, of the tables not in ``skip``."""
+        return await self._repo.next_timer(skip=skip)
+
+    async def reminded(self, table_id: int) -> None:
+        """The async table's halfway reminder was sent: its clock does not send another."""
+        await self._repo.mark_reminded(table_id)
+
+    async def stop(self, table_id: int) -> None:
+        """The table's clock has nothing to run out (it waits on, or it is closed)."""
+        await self._repo.clear_timer(table_id)
 
     async def timeout(self, table_id: int, serial: int) -> Update | None:
         """The turn clock ran out: draw-discard (tsumogiri) or pass for every waiting human."""

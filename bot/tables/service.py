@@ -49,7 +49,7 @@ class TableService:
         self.autoplay = Autoplay(ai_delay=ai_delay, mjai_bots=mjai_bots)
         self.acting = Acting(repo, self.restore, self.autoplay, self.events)
         self.lifecycle = Lifecycle(repo, self.restore, self.acting, self.autoplay, self.events)
-        self.clocks = Clocks(self.restore, self.acting.act)
+        self.clocks = Clocks(repo, self.restore, self.acting.act)
 
     # ------------------------------------------------------------ what callers read and set
 
