@@ -6,7 +6,7 @@ function, a method or a ``try`` (a late import is still a dependency: it only mo
 a circle from start-up to the first call), and relative forms (``from . import x``,
 ``from ..storage import repository``) are resolved against the module's package.
 
-An edge ``a -> b`` means that running ``a``'s imports runs ``b``. Importing ``pkg.sub.mod`` runs
+An edge ``a -> b`` means that ``a`` imports ``b``, or runs it by importing. Importing ``pkg.sub.mod`` runs
 ``pkg/__init__.py`` and ``pkg/sub/__init__.py`` first, so the edge goes to each of those packages
 too (except the importer's own packages, which are already running when it runs): a package whose
 ``__init__`` re-exports its modules closes a circle through any module outside it that one of them
@@ -19,8 +19,8 @@ without the other, and such a pair is how a circle hides (``bot/client.py`` and
 ``bot/presenter.py`` named each other only for the type checker). A module that needs another's
 type without depending on it takes a :class:`typing.Protocol` of its own.
 
-On a circle the test fails naming each one: its modules, and one way round it with the file and
-line of each import.
+On a circle the test fails naming each one: its modules, and the shortest way round through each
+of them, with the file and line of each import.
 """
 
 from __future__ import annotations
