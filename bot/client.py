@@ -162,3 +162,14 @@ class JantakuBot(commands.Bot):
         await self.service.mjai.close_all()  # no outside program outlives the bot
         await super().close()
         await self.repo.close()
+
+
+class ShardedJantakuBot(JantakuBot, commands.AutoShardedBot):
+    """The same bot holding several gateway shards in this process (JANTAKU_SHARDS, bot/shards.py)."""
+
+
+def make_bot(settings: Settings, **kwargs: object) -> JantakuBot:
+    """One unsharded connection as ever, or discord.py's AutoShardedBot for the shards settings name."""
+    if settings.shards is None:
+        return JantakuBot(settings, **kwargs)
+    return ShardedJantakuBot(settings, **settings.shards.client_options(), **kwargs)

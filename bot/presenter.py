@@ -62,7 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 A = ActionType
 WINDS = "ESWN"
-ROUND = ("East", "South", "West", "North")
 _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", MeldType.ANKAN: "ankan", MeldType.KAKAN: "kakan"}
 
 
@@ -72,11 +71,6 @@ def tile_label(code: int, lang: Lang = DEFAULT) -> str:
 
 
 _SIMPLE_LABELS = {A.TSUMO: N_("Tsumo!"), A.RON: N_("Ron!"), A.KYUUSHU: N_("Nine terminals")}
-
-
-#: the words bot.render.variants takes from the rulesets (riichi_word, pass_word, score_unit):
-#: English data, shown through the catalog in another language (see :func:`ruleset_word`)
-RULESET_WORDS = (N_("Riichi"), N_("Declare ready"), N_("Pass"), N_("Draw"), N_("Pass it on"), N_("points"), N_("chips"))
 
 
 def ruleset_word(lang: Lang, english: str) -> str:

@@ -18,14 +18,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
+from bot import fairness, i18n
 from bot.command_tree import answer, is_organiser
 from bot.house import HouseError
 from bot.i18n import N_, Lang, lang_of
 from bot.presenter import rules_name, status_text
 from bot.render.names import seat_name
 from bot.responses import in_time
-from bot.tables import Table, TableError, TableService, fairness, length_text, lengths, playable
+from bot.tables import Table, TableError, TableService, length_text, lengths, playable
 from engine.rules.base import find_ruleset
 
 if TYPE_CHECKING:
