@@ -78,9 +78,18 @@ def _whole(env: Mapping[str, str], name: str, default: int) -> int:
     return int(raw)
 
 
+#: connections to Redis per process; more callers at once queue for one (each call is bounded by
+#: :data:`REDIS_TIMEOUT`, so the queue moves) rather than fail as if Redis were away
+CONNECTIONS = 16
+
+
 def connect(url: str) -> Redis:
     """An asyncio Redis client whose calls give up after :data:`REDIS_TIMEOUT` (a Redis that does not
-    answer must not hold a click or a request up; the callers fall back)."""
-    from redis.asyncio import Redis
+    answer must not hold a click or a request up; the callers fall back). A burst of callers waits
+    for one of :data:`CONNECTIONS` connections."""
+    from redis.asyncio import BlockingConnectionPool, Redis
 
-    return Redis.from_url(url, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT, decode_responses=False)
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=CONNECTIONS, timeout=None, socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT
+    )
+    return Redis.from_pool(pool)
