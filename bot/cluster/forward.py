@@ -33,7 +33,7 @@ import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
@@ -88,7 +88,7 @@ class Forwarded:
     payload: dict[str, Any]
 
     def dumps(self) -> str:
-        return json.dumps({"v": VERSION, **{f: getattr(self, f) for f in self.__slots__}}, separators=(",", ":"))  # type: ignore[attr-defined]
+        return json.dumps({"v": VERSION, **{f.name: getattr(self, f.name) for f in fields(self)}}, separators=(",", ":"))
 
     @classmethod
     def loads(cls, raw: bytes | str) -> Forwarded:
@@ -171,7 +171,7 @@ class Forwarder:
             task.cancel()
         if self._pubsub is not None:
             with contextlib.suppress(*_AWAY):
-                await self._pubsub.aclose()
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
             self._pubsub = None
         if self._session is not None:
             await self._session.close()
@@ -180,7 +180,7 @@ class Forwarder:
     async def _subscribe(self) -> None:
         if self._pubsub is not None:
             with contextlib.suppress(*_AWAY):
-                await self._pubsub.aclose()
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self.reply, *(self.channel(s) for s in sorted(self.ownership.shard_ids)))
 

@@ -107,7 +107,8 @@ class Claims:
             v = await self.redis.get(self.prefix + key)
         except (RedisError, OSError) as e:
             raise ClaimsAway(f"Redis did not answer ({type(e).__name__})") from e
-        return v is not None and bytes(v).startswith(DONE.encode())
+        text = v.decode() if isinstance(v, bytes) else v
+        return text is not None and str(text).startswith(DONE)
 
     async def _settled(self, key: str, value: str, keep: float) -> bool:
         if self._settle is None:

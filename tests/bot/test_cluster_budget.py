@@ -168,3 +168,72 @@ def test_settings_give_each_process_its_shards_part_of_the_budget() -> None:
     ):
         with pytest.raises(ValueError, match=says):
             ClusterSettings.from_env(env)
+
+
+class _Door:
+    """A TCP door in front of the real Redis that a test shuts (every connection cut, new ones
+    refused) and opens again on the same port."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._pipes: set[asyncio.StreamWriter] = set()
+
+    async def open(self) -> None:
+        host, port = URL.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            up_r, up_w = await asyncio.open_connection(host, int(port))
+            self._pipes |= {writer, up_w}
+
+            async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+                try:
+                    while data := await src.read(65536):
+                        dst.write(data)
+                        await dst.drain()
+                except (ConnectionError, OSError):
+                    pass
+                finally:
+                    dst.close()
+
+            await asyncio.gather(pump(reader, up_w), pump(up_r, writer))
+
+        self._server = await asyncio.start_server(serve, "127.0.0.1", self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def shut(self) -> None:
+        assert self._server is not None
+        self._server.close()
+        for w in self._pipes:
+            w.close()
+        self._pipes.clear()
+        await self._server.wait_closed()
+
+
+def test_the_budget_falls_back_when_redis_goes_away_and_comes_back_to_it(redis_prefix: str, caplog: pytest.LogCaptureFixture) -> None:
+    async def main() -> None:
+        door = _Door()
+        await door.open()
+        r = connect(f"redis://127.0.0.1:{door.port}/0")
+        budget = TokenBudget(r, TOKEN, limit=40, share=5, prefix=redis_prefix, retry_after=0.2)
+        try:
+            await budget.acquire()
+            assert budget.shared
+            await door.shut()
+            away = [await budget.acquire() for _ in range(12)]  # 5 a second on its own
+            assert not budget.shared and most_in_a_window(away) <= 5
+            assert away[-1] - away[0] >= 2.0  # 12 at 5 a second: the last two seconds after the first
+            await door.open()
+            await asyncio.sleep(0.25)
+            t0 = time.monotonic()
+            for _ in range(20):  # back on the shared budget: 40 a second
+                await budget.acquire()
+            assert budget.shared and time.monotonic() - t0 < 0.5 and budget.outages == 1
+        finally:
+            await r.aclose()
+            await door.shut()
+
+    with caplog.at_level(logging.WARNING, logger="bot.cluster.budget"):
+        asyncio.run(main())
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.cluster.budget"]
+    assert len(said) == 2 and "does not answer" in said[0] and "answers again" in said[1], said
