@@ -121,7 +121,7 @@ def test_two_processes_forward_a_dm_click_to_its_tables_owner_share_the_budget_a
                 rec = await server.click(alice.id, hands[7], BUTTON.format(table=7))
                 assert rec.shards == [[0, 2]]
                 await rec.response(5)
-                assert rec.callback_type == 7 and rec.latency is not None and rec.latency < 1.0
+                assert rec.callback_type == 7 and rec.latency is not None and rec.latency < 2.5
                 assert server.message(hands[7]).content.startswith("table 7: 1d5m played by shard 1 ")
                 # a DM click for shard 0's own table is played where it arrived
                 own = await server.click(alice.id, hands[8], BUTTON.format(table=8))
