@@ -6,7 +6,7 @@ it :meth:`Claims.done` (kept for ``keep`` seconds, a week by default, so a proce
 table over later skips it) or, when the work failed, :meth:`Claims.release` lets the next try
 have it. A holder that dies leaves its lease to run out, after which another process may claim.
 
-Keys: :func:`result_key`, :func:`final_key`, :func:`clock_key` (and :func:`answer_key` for a
+Keys: :func:`result_key`, :func:`final_key`, :func:`clock_key`, :func:`round_key` (and :func:`answer_key` for a
 forwarded click, see :mod:`.forward`). With ``redis`` None (one process) claims are kept in
 memory. Limits: a holder that dies between doing the work and marking it done leaves it to be
 done again once its lease runs out (a post carries Discord's ``enforce_nonce`` for that); when
@@ -65,6 +65,11 @@ def final_key(table_id: int) -> str:
 def clock_key(table_id: int, serial: int) -> str:
     """A turn clock's move for the decision ``serial`` of a table."""
     return f"table:{table_id}:clock:{serial}"
+
+
+def round_key(league_id: int, number: int) -> str:
+    """A league round's closing (its end-of-round post), done once whichever process sees the deadline."""
+    return f"league:{league_id}:round:{number}"
 
 
 def answer_key(interaction_id: int) -> str:

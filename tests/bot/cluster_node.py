@@ -5,8 +5,8 @@ shards, and every bot-token request taking a slot of the shared budget.
 
 Its table button (``mj:<table>:<serial>:<act>``) answers with UPDATE_MESSAGE naming the shard that
 answered. Settings from the environment: ``NODE_API``, ``NODE_GATEWAY`` (the server),
-``NODE_SHARD``/``NODE_SHARDS``, ``NODE_TABLES`` (JSON: table id -> guild id), ``NODE_REDIS``,
-``NODE_PREFIX``, ``NODE_GO`` (a file: once it exists, ``NODE_HAMMER_S`` seconds of ``GET
+``NODE_SHARD``/``NODE_SHARDS``, ``NODE_TABLES`` (JSON: table id -> guild id), the cluster's own
+settings (``JANTAKU_REDIS_URL``, ``JANTAKU_REDIS_PREFIX``, ``JANTAKU_TOKEN_BUDGET``), ``NODE_GO`` (a file: once it exists, ``NODE_HAMMER_S`` seconds of ``GET
 /users/@me`` from ``NODE_WORKERS`` tasks as fast as the budget lets them). It prints ``ready`` once
 connected, ``hammered <n>`` after the hammering, and its forwarder's counts when it stops.
 """
@@ -27,11 +27,8 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.cluster.budget import TokenBudget, guard_http
-from bot.cluster.forward import Forwarder
-from bot.cluster.ownership import Ownership, TableGuilds
-from bot.cluster.route import install
-from bot.cluster.settings import connect
+from bot.cluster.node import Node
+from bot.cluster.settings import ClusterSettings
 
 SHARD = int(os.environ.get("NODE_SHARD", "0"))
 
@@ -73,18 +70,13 @@ async def main() -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(env["NODE_GATEWAY"])
     count = int(env.get("NODE_SHARDS", "2"))
     tables = {int(k): int(v) for k, v in json.loads(env.get("NODE_TABLES", "{}")).items()}
-    redis = connect(env["NODE_REDIS"])
-    prefix = env["NODE_PREFIX"]
 
     async def lookup(table: int) -> int | None:
         return tables.get(table)
 
     client = discord.AutoShardedClient(intents=discord.Intents.default(), shard_ids=[SHARD], shard_count=count)
     client.add_dynamic_items(Act)
-    ownership = Ownership.of(count, [SHARD])
-    forwarder = Forwarder(redis, ownership, prefix=prefix, patience=float(env.get("NODE_PATIENCE", "1.0")))
-    install(client._connection, ownership, TableGuilds(lookup), forwarder)
-    guard_http(client.http, TokenBudget(redis, "cluster-test-token", limit=int(env.get("NODE_BUDGET", "50")), share=25, prefix=prefix))
+    node = Node.open(ClusterSettings.from_env(), "cluster-test-token")  # JANTAKU_REDIS_URL, ... as the bot reads them
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
 
@@ -93,7 +85,8 @@ async def main() -> None:
         say("ready")
 
     async with client:
-        await forwarder.start()
+        await node.attach(client, lookup)
+        assert node.forwarder is not None and node.budget is not None and node.budget.share == 25
         runner = asyncio.create_task(client.start("cluster-test-token"))
         go = Path(env["NODE_GO"]) if env.get("NODE_GO") else None
         while not stop.is_set() and not runner.done():
@@ -102,9 +95,8 @@ async def main() -> None:
                 n = await hammer(client, float(env.get("NODE_HAMMER_S", "2")), int(env.get("NODE_WORKERS", "8")))
                 say(f"hammered {n}")
             await asyncio.sleep(0.02)
-        say("counts " + json.dumps(forwarder.stats))
-        await forwarder.stop()
-        await redis.aclose()
+        say("counts " + json.dumps(node.forwarder.stats))
+        await node.close()
         runner.cancel()
 
 

@@ -68,7 +68,8 @@ async def _start(server: DiscordServer, shard: int, prefix: str, tables: dict[in
     env = dict(os.environ)
     env.update(
         NODE_API=server.base_url, NODE_GATEWAY=server.gateway_url, NODE_SHARD=str(shard), NODE_SHARDS="2",
-        NODE_TABLES=json.dumps(tables), NODE_REDIS=URL, NODE_PREFIX=prefix, NODE_GO=str(go), NODE_HAMMER_S="2.5",
+        NODE_TABLES=json.dumps(tables), NODE_GO=str(go), NODE_HAMMER_S="2.5",
+        JANTAKU_REDIS_URL=URL, JANTAKU_REDIS_PREFIX=prefix, JANTAKU_TOKEN_BUDGET="50",
     )
     with open(out, "wb") as fh, open(out.with_suffix(".err"), "wb") as err:
         return await asyncio.create_subprocess_exec(sys.executable, "-m", "tests.bot.cluster_node", cwd=str(ROOT), env=env, stdout=fh, stderr=err)
@@ -173,3 +174,75 @@ def test_two_processes_forward_a_dm_click_to_its_tables_owner_share_the_budget_a
             assert counts and counts[0]["forwarded"] == 3 and counts[0]["fallback"] == 2, counts
 
     asyncio.run(main())
+
+
+def test_the_router_forwards_only_dm_table_clicks_of_tables_owned_elsewhere() -> None:
+    from bot.cluster.ownership import Ownership, TableGuilds
+    from bot.cluster.route import Router
+
+    mine, theirs = 2 << 22, 3 << 22  # shards 0 and 1 of 2
+    parsed: list[str] = []
+    forwarded: list[tuple[str, int, int]] = []
+
+    class Forwarder:
+        async def forward(self, payload: dict[str, Any], table: int, guild: int) -> None:
+            forwarded.append((payload["id"], table, guild))
+
+    async def lookup(table: int) -> int | None:
+        return {1: mine, 2: theirs}.get(table)
+
+    def click(id: str, custom_id: str, guild: int | None = None, type: int = 3) -> dict[str, Any]:
+        return {"id": id, "type": type, "guild_id": None if guild is None else str(guild), "data": {"custom_id": custom_id}}
+
+    async def main() -> None:
+        router = Router(lambda p: parsed.append(p["id"]), Ownership.of(2, [0]), TableGuilds(lookup), Forwarder())  # type: ignore[arg-type]
+        router(click("a", "mj:1:0:1d5m"))  # a DM click for our own table
+        router(click("b", "mj:2:0:1d5m"))  # for shard 1's table: forwarded
+        router(click("c", "mjh:2", guild=theirs))  # in a guild: Discord sent it to its shard, here
+        router(click("d", "lkr:riichi:1:5"))  # not a table's button
+        router(click("e", "mj:9:0:1d5m"))  # a table nobody knows: run here, refused by the click path
+        router({"id": "f", "type": 2, "data": {"name": "table"}})  # a slash command in a DM
+        await asyncio.sleep(0.05)
+        router(click("g", "mj:2:1:1d5m"))  # the guild is known now: no second look-up needed
+
+        await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    assert sorted(parsed) == ["a", "c", "d", "e", "f"]
+    assert forwarded == [("b", 2, theirs), ("g", 2, theirs)]
+
+
+def test_one_process_without_redis_owns_everything_and_forwards_nothing() -> None:
+    from bot.cluster.node import Node
+    from bot.cluster.settings import ClusterSettings
+
+    parsed: list[dict[str, Any]] = []
+
+    class Http:
+        async def request(self, route: Any, **kwargs: Any) -> None:
+            return None
+
+    class Connection:
+        parsers = {"INTERACTION_CREATE": parsed.append}
+
+    class Client:
+        shard_count = None
+        shard_ids = None
+        http = Http()
+        _connection = Connection()
+
+    async def lookup(table: int) -> int | None:
+        raise AssertionError("one process never looks a table's guild up")
+
+    async def main() -> None:
+        node = Node.open(ClusterSettings.from_env({}), "token")
+        client = Client()
+        await node.attach(client, lookup)
+        assert node.redis is None and node.forwarder is None and node.owns(5 << 22) and node.owns(None)
+        assert node.budget is not None and node.budget.share == 48 and not node.budget.shared
+        Connection.parsers["INTERACTION_CREATE"]({"id": "1", "type": 3, "data": {"custom_id": "mj:4:0:1d5m"}})
+        assert await node.claims.claim("k") and await node.claims.done("k") and not await node.claims.claim("k")
+        await node.close()
+
+    asyncio.run(main())
+    assert [p["id"] for p in parsed] == ["1"]
