@@ -147,6 +147,7 @@ class Forwarder:
         self._pubsub: PubSub | None = None
         self._session: aiohttp.ClientSession | None = None
         self._down = False  # the listener lost Redis (logged once until it is back)
+        self._late: dict[int, tuple[float, float]] = {}  # interaction id -> (seconds late, when taken)
         #: counts, for logs and tests: forwarded here, taken here as owner, answered with the sentence
         self.stats = {"forwarded": 0, "owned": 0, "fallback": 0, "stale": 0}
 
@@ -237,6 +238,9 @@ class Forwarder:
         except _AWAY:
             return  # the receiver answers it
         self.stats["owned"] += 1
+        now = time.time()
+        self._late = {i: v for i, v in self._late.items() if now - v[1] < 10.0}
+        self._late[f.interaction_id] = (max(0.0, now - f.sent), now)
         try:
             assert self.handle is not None, "install() the router first"
             done = self.handle(f.payload)
@@ -244,6 +248,12 @@ class Forwarder:
                 await done
         except Exception:
             log.exception("cluster: table %s: a forwarded click failed", f.table_id)
+
+    def late_by(self, interaction_id: int) -> float:
+        """Seconds a click taken here spent on its way from the process that received it (0 for a
+        click that arrived here): what its first answer has less of Discord's 3 s."""
+        got = self._late.get(interaction_id)
+        return got[0] if got is not None else 0.0
 
     # -- the receiver's side ------------------------------------------------------------------------
 

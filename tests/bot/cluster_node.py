@@ -31,6 +31,7 @@ from bot.cluster.node import Node
 from bot.cluster.settings import ClusterSettings
 
 SHARD = int(os.environ.get("NODE_SHARD", "0"))
+NODE: Node | None = None
 
 
 def say(line: str) -> None:
@@ -47,7 +48,8 @@ class Act(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mj:(?P<tabl
         return cls(int(match["table"]), int(match["serial"]), match["act"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(content=f"table {self.table}: {self.act} played by shard {SHARD} (pid {os.getpid()})")
+        late = NODE.forwarder.late_by(interaction.id) if NODE is not None and NODE.forwarder is not None else 0.0
+        await interaction.response.edit_message(content=f"table {self.table}: {self.act} played by shard {SHARD} (pid {os.getpid()}, {late * 1000:.1f} ms late)")
 
 
 async def hammer(client: discord.AutoShardedClient, seconds: float, workers: int) -> int:
@@ -76,7 +78,8 @@ async def main() -> None:
 
     client = discord.AutoShardedClient(intents=discord.Intents.default(), shard_ids=[SHARD], shard_count=count)
     client.add_dynamic_items(Act)
-    node = Node.open(ClusterSettings.from_env(), "cluster-test-token")  # JANTAKU_REDIS_URL, ... as the bot reads them
+    global NODE
+    node = NODE = Node.open(ClusterSettings.from_env(), "cluster-test-token")  # JANTAKU_REDIS_URL, ... as the bot reads them
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
 

@@ -123,11 +123,15 @@ def test_two_processes_forward_a_dm_click_to_its_tables_owner_share_the_budget_a
                 assert rec.shards == [[0, 2]]
                 await rec.response(5)
                 assert rec.callback_type == 7 and rec.latency is not None and rec.latency < 2.5
-                assert server.message(hands[7]).content.startswith("table 7: 1d5m played by shard 1 ")
+                answered = server.message(hands[7]).content
+                assert answered.startswith("table 7: 1d5m played by shard 1 ")
+                late = float(answered.rsplit(", ", 1)[1].split(" ms")[0])
+                print(f"forwarded: answered by shard 1's process {rec.latency * 1000:.0f} ms after the click; the hop over Redis took {late:.1f} ms")
+                assert 0.0 < late < 1000.0  # it knows the click came late, and by how much
                 # a DM click for shard 0's own table is played where it arrived
                 own = await server.click(alice.id, hands[8], BUTTON.format(table=8))
                 await own.response(5)
-                assert server.message(hands[8]).content.startswith("table 8: 1d5m played by shard 0 ")
+                assert server.message(hands[8]).content.startswith("table 8: 1d5m played by shard 0 ") and server.message(hands[8]).content.endswith(", 0.0 ms late)")
                 await asyncio.sleep(1.5)  # past the receiver's patience: it did not answer as well
                 assert rec.errors == [] and own.errors == []
 
