@@ -14,8 +14,8 @@ acknowledgement comes within ``patience`` seconds and it wins the claim (the own
 the owner took the claim meanwhile, it answers). Either way the click is answered once, before
 Discord's 3 s.
 
-The message that was clicked travels without its text, embeds and attachments (a hand message's
-tiles never cross Redis); its id, flags and buttons are kept. Limits: an owner that claims a
+The message that was clicked travels without its text, embeds, attachments and other buttons (a
+hand message's tiles never cross Redis); its id, flags and the button pressed are kept. Limits: an owner that claims a
 click and then dies leaves it unanswered; a click older than ``patience`` when it reaches the
 owner is left to the receiver. The receiver's and owner's clocks are compared for that: run the
 processes on clocks kept in step (NTP).
@@ -64,12 +64,27 @@ def moving(lang: i18n.Lang) -> str:
     return i18n.t(lang, "This table is moving to another process; try again in a moment.")
 
 
+def _find(components: Any, custom_id: str) -> dict[str, Any] | None:
+    for c in components if isinstance(components, list) else ():
+        if isinstance(c, dict):
+            if c.get("custom_id") == custom_id:
+                return c
+            found = _find(c.get("components"), custom_id) or _find([c.get("accessory")], custom_id)
+            if found is not None:
+                return found
+    return None
+
+
 def redact(payload: dict[str, Any]) -> dict[str, Any]:
-    """The interaction without the clicked message's text, embeds and attachments."""
+    """The interaction without the clicked message's text, embeds, attachments and other buttons
+    (a hand message's buttons name the tiles of the hand): only the button that was pressed stays,
+    which discord.py needs to run it."""
     out = copy.copy(payload)
     msg = payload.get("message")
     if isinstance(msg, dict):
-        out["message"] = {**msg, "content": "", "embeds": [], "attachments": []}
+        clicked = _find(msg.get("components"), str((payload.get("data") or {}).get("custom_id", "")))
+        rows = [{"type": 1, "components": [clicked]}] if clicked is not None else []
+        out["message"] = {**msg, "content": "", "embeds": [], "attachments": [], "components": rows}
     return out
 
 

@@ -46,14 +46,23 @@ def test_a_forwarded_click_loses_the_messages_text_but_keeps_what_the_owner_need
     payload = {
         "id": "77", "token": "tok", "type": 3, "locale": "ja", "user": {"id": "5"},
         "data": {"custom_id": "mj:9:1:1d5m", "component_type": 2},
-        "message": {"id": "66", "flags": 0, "content": "your hand: 1m2m3m", "attachments": [{"id": "1"}], "embeds": [{}], "components": [{"type": 1}]},
+        "message": {
+            "id": "66", "flags": 0, "content": "your hand: 1m2m3m", "attachments": [{"id": "1"}], "embeds": [{}],
+            "components": [
+                {"type": 1, "components": [{"type": 2, "custom_id": "mj:9:1:0d1m", "label": "1m"}, {"type": 2, "custom_id": "mj:9:1:0d2m", "label": "2m"}]},
+                {"type": 1, "components": [{"type": 2, "custom_id": "mj:9:1:1d5m", "label": "5m"}, {"type": 2, "custom_id": "mj:9:1:0d3m", "label": "3m"}]},
+            ],
+        },
     }
     f = Forwarded.loads(Forwarded.of(payload, 9, 1234, "r").dumps())
     assert (f.interaction_id, f.token, f.custom_id, f.user_id, f.table_id, f.guild_id) == (77, "tok", "mj:9:1:1d5m", 5, 9, 1234)
     msg = f.payload["message"]
     assert msg["content"] == "" and msg["attachments"] == [] and msg["embeds"] == []
-    assert msg["id"] == "66" and msg["components"] == [{"type": 1}] and payload["message"]["content"]  # the original is untouched
-    assert "1m2m3m" not in Forwarded.of(payload, 9, 1234, "r").dumps()
+    # only the button pressed (the move being made) is left of the hand's buttons
+    assert msg["id"] == "66" and msg["components"] == [{"type": 1, "components": [{"type": 2, "custom_id": "mj:9:1:1d5m", "label": "5m"}]}]
+    assert payload["message"]["content"] and len(payload["message"]["components"]) == 2  # the original is untouched
+    sent = Forwarded.of(payload, 9, 1234, "r").dumps()
+    assert "1m2m3m" not in sent and '"1m"' not in sent and '"2m"' not in sent and '"3m"' not in sent
     assert redact({"id": "1"}) == {"id": "1"}
 
 
@@ -98,7 +107,8 @@ def test_two_processes_forward_a_dm_click_to_its_tables_owner_share_the_budget_a
                     dm = int((await r.json())["id"])
                 hands = {}
                 for table in tables:  # a hand message in alice's DMs for each table, with a button
-                    body = {"content": "your hand", "components": [{"type": 1, "components": [{"type": 2, "style": 2, "label": "1d5m", "custom_id": BUTTON.format(table=table)}]}]}
+                    buttons = [{"type": 2, "style": 2, "label": act, "custom_id": f"mj:{table}:3:{act}"} for act in ("1d1m", "1d5m", "1d9p")]
+                    body = {"content": "your hand", "components": [{"type": 1, "components": buttons}]}
                     async with http.post(server.base_url + f"/channels/{dm}/messages", json=body) as r:
                         hands[table] = int((await r.json())["id"])
             go = tmp_path / "go"
