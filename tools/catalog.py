@@ -36,7 +36,7 @@ SKIP = ("devserver/", "bot/rules_text/")
 #: the refusals a user reads (bot.errors.UserError and its subclasses)
 REFUSALS = {
     "UserError", "TableError", "StorageError", "EngineFault", "StandingsError", "HouseError",
-    "ReplayError", "LookupError_", "NotOrganiser", "LeagueError", "PrefsError",
+    "ReplayError", "LookupError_", "NotOrganiser", "LeagueError", "PrefsError", "SheetUserError",
     "SeatingError",  # not a UserError: its message reaches the user as a LeagueError's
 }
 Msgid = str | tuple[str, str]

@@ -103,17 +103,27 @@ class Courier:
         self.saw(msg.id)
         return True
 
-    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = ()) -> Any:
+    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = (), view: discord.ui.View | None = None) -> Any:
         """A message in a channel, paced under the channel's and the token's budgets, cut to
-        Discord's length (a longer text goes as several messages, split at line ends); the last
-        message sent."""
+        Discord's length (a longer text goes as several messages, split at line ends; the files
+        and the buttons go with the last); the last message sent."""
         ch = await self.channel(channel_id)
         parts = chunks(text, NOTICE_LIMIT)
         for i, chunk in enumerate(parts):
+            last = i == len(parts) - 1
+            extra: dict[str, Any] = {"view": view} if last and view is not None else {}
             async with self.turn_in(channel_id):
-                msg = await ch.send(content=chunk, files=list(files) if i == len(parts) - 1 else [])
+                msg = await ch.send(content=chunk, files=list(files) if last else [], **extra)
             self.saw(msg.id)
         return msg
+
+    async def edit_post(self, channel_id: int, message_id: int, text: str, *, drop_view: bool = False) -> None:
+        """Edit a message :meth:`post` sent (its text; ``drop_view``: and take its buttons away),
+        paced as a post is."""
+        ch = await self.channel(channel_id)
+        extra: dict[str, Any] = {"view": None} if drop_view else {}
+        async with self.turn_in(channel_id):
+            await ch.get_partial_message(message_id).edit(content=text[:NOTICE_LIMIT], **extra)
 
 
 def chunks(text: str, limit: int) -> list[str]:

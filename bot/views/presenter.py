@@ -176,6 +176,10 @@ class Presenter:
         """One DM to a player (:meth:`Courier.notify`); False if their DMs are closed."""
         return await self.courier.notify(user_id, text)
 
-    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = ()) -> Any:
+    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = (), view: discord.ui.View | None = None) -> Any:
         """A message in a channel, paced, cut to Discord's length (:meth:`Courier.post`)."""
-        return await self.courier.post(channel_id, text, files=files)
+        return await self.courier.post(channel_id, text, files=files, view=view)
+
+    async def edit_post(self, channel_id: int, message_id: int, text: str, *, drop_view: bool = False) -> None:
+        """Edit a message :meth:`post` sent, paced as a post is (:meth:`Courier.edit_post`)."""
+        await self.courier.edit_post(channel_id, message_id, text, drop_view=drop_view)
