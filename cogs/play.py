@@ -9,6 +9,10 @@ of a player with two-tap discards on (``/table auto what:confirm-discard``); ``m
 my hand": the table drawn from the player's seat with their hand under it, ephemeral (the player's
 hand message when their direct messages are closed). Because the meaning is in the
 id, the buttons keep working after a restart without any stored view.
+
+The buttons are built by :mod:`bot.views.buttons` (with these templates); this cog only translates
+a click into a request: an action goes to the table service inside the click's one owner
+(:class:`bot.views.hands.HandClick`), which answers it with the new hand.
 """
 
 from __future__ import annotations
