@@ -17,7 +17,6 @@ a click into a request: an action goes to the table service inside the click's o
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from contextlib import suppress
@@ -28,7 +27,6 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.i18n import DEFAULT, Lang, lang_of
-from bot.responses import in_time
 from bot.tables import TableError
 from bot.views import buttons
 from engine.table.actions import Action
@@ -178,22 +176,8 @@ class ShowHand(discord.ui.DynamicItem[discord.ui.Button[Any]], template=buttons.
         if t.game is None or t.game.over:
             await _answer(interaction, i18n.t(lang, "that game is over"))
             return
-        p = bot.presenter
-        # the moment shown is taken now; the picture (the table from this seat, the hand under it)
-        # is drawn by the render worker, with a deferred answer if it is slow to come
-        text = p.hands.hand_text(t, seat, lang)
-        view = buttons.hand_view(t, seat, lang) if seat in t.game.to_act() else discord.utils.MISSING
-        bot.responses.answered(interaction)  # in_time answers it within Discord's 3 s
-        png = await in_time(interaction, p.seat_picture(t, seat, lang))
-        file = discord.File(io.BytesIO(png), filename="hand.png")
-        if interaction.response.is_done():
-            sent = await interaction.edit_original_response(content=text, attachments=[file], view=view)
-            message_id: int | None = sent.id
-        else:
-            callback = await interaction.response.send_message(text, file=file, view=view, ephemeral=True)
-            message_id = callback.message_id
-        # this ephemeral is the player's hand from now on: later moves update it through its token
-        p.showed_hand(t, seat, interaction, message_id)
+        bot.responses.answered(interaction)  # show_hand answers it within Discord's 3 s
+        await bot.presenter.show_hand(t, seat, interaction, lang)
 
 
 class Play(commands.Cog):

@@ -16,6 +16,7 @@ we aim for 0.1 s with 200 busy tables):
 
 from __future__ import annotations
 
+import io
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +27,9 @@ from bot.i18n import DEFAULT, Lang
 from bot.outbound.courier import Courier
 from bot.outbound.pacing import Gate
 from bot.render.pictures import PngOptions
+from bot.responses import in_time
 from bot.tables import Table, TableService, Update
+from bot.views import buttons
 from bot.views import hand as hand_views
 from bot.views.channel import TableChannel
 from bot.views.hands import HandClick, HandMessages
@@ -156,10 +159,6 @@ class Presenter:
         """A click on a hand's button: the one path that answers it (:class:`HandClick`)."""
         return self.hands.click(table_id, interaction)
 
-    def showed_hand(self, t: Table, seat: int, interaction: discord.Interaction, message_id: int | None) -> None:
-        """A "Show my hand" reply went out (:meth:`HandMessages.showed_hand`)."""
-        self.hands.showed_hand(t, seat, interaction, message_id)
-
     def hand_args(self, t: Table, seat: int, lang: Lang = DEFAULT) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The arguments of ``render_hand`` for this seat's hand picture (its title in ``lang``)."""
         return hand_views.hand_args(t, seat, lang)
@@ -169,6 +168,25 @@ class Presenter:
         the bottom) with their own hand under it, as the game is now; drawn by the render worker,
         as every hand is (await it)."""
         return self.drawing.gated(seat_job(t, seat, style=self.readers.tile_style(t, seat), lang=lang), 0.0)
+
+    async def show_hand(self, t: Table, seat: int, interaction: discord.Interaction, lang: Lang) -> None:
+        """The answer to "Show my hand": the table drawn from the player's seat with their hand
+        under it, with their buttons when they act, ephemeral; the moment shown is taken now, the
+        picture drawn by the render worker, with a deferred answer if it is slow to come. Without
+        DMs, that ephemeral is the player's hand from then on (kept current through its token)."""
+        g = t.game
+        assert g is not None
+        text = self.hands.hand_text(t, seat, lang)
+        view = buttons.hand_view(t, seat, lang) if seat in g.to_act() else discord.utils.MISSING
+        png = await in_time(interaction, self.seat_picture(t, seat, lang))
+        file = discord.File(io.BytesIO(png), filename="hand.png")
+        if interaction.response.is_done():
+            sent = await interaction.edit_original_response(content=text, attachments=[file], view=view)
+            message_id: int | None = sent.id
+        else:
+            callback = await interaction.response.send_message(text, file=file, view=view, ephemeral=True)
+            message_id = callback.message_id
+        self.hands.showed_hand(t, seat, interaction, message_id)
 
     # -- outside a table (leagues) -------------------------------------------------------------------
 
