@@ -1519,6 +1519,25 @@ class Presenter:
         await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
         return state
 
+    # -- a seat's player changed (a league's substitute; issue 30) --------------------------------
+
+    async def seat_changed(self, t: Table, seat: int) -> None:
+        """The seat has a new player (its stored user and name were changed under the table's
+        lock): forget what the last player's messages showed and send the new one the hand by DM,
+        with its buttons if the seat is to act."""
+        key = (t.id, seat)
+        claim = self._claims.pop(key, None)
+        if claim is not None and not claim.done.done():
+            claim.done.set_result(False)
+        for d in (self._sig, self._shown, self._tokens, self._asked, self._dealt, self._expired, self._results_seen):
+            d.pop(key, None)  # type: ignore[attr-defined]
+        g = t.game
+        if g is None or g.over or t.seats[seat].ai is not None or t.seats[seat].user_id is None:
+            return
+        if seat in g.to_act():  # its buttons are up: the next update refreshes them
+            self._prompted.setdefault(t.id, set()).add(seat)
+        await self._send_seat(t, seat, False)
+
     # -- notices outside a table (leagues) -----------------------------------------------------
 
     async def notify(self, user_id: int, text: str) -> bool:

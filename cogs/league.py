@@ -84,10 +84,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         return self.bot.league
 
     async def _league_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        from bot.storage import leagues as sql
-
-        found = await sql.leagues(self.bot.repo.db, interaction.guild_id) if interaction.guild_id else []
-        return choices([lg.name for lg in reversed(found)], current)
+        return choices(await self.svc.names(interaction.guild_id), current)
 
     @app_commands.command(name="new", description="Start a league and its season (organisers)")
     @app_commands.describe(
@@ -238,12 +235,17 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         if seat is None:
             raise LeagueError("{name} does not play at table #{table}", name=_name(absent), table=table)
         new = _who(member, None) if member is not None else None
-        await self.svc.substitute(table, seat, new, actor_id=interaction.user.id)
+        sub = await self.svc.substitute(table, seat, new, actor_id=interaction.user.id)
         lang = lang_of(interaction.locale)
-        await interaction.response.send_message(t(
-            lang, "{who} plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
-            who=new.name if new else t(lang, "An AI"), absent=_name(absent), table=table,
-        ))
+        if sub.new_player == sub.old_player:
+            text = t(lang, "{who} is back in their seat at table #{table}.", who=sub.old_name, table=table)
+        elif new is None:
+            text = t(lang, "An AI plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
+                     absent=sub.old_name, table=table)
+        else:
+            text = t(lang, "{who} plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
+                     who=new.name, absent=sub.old_name, table=table)
+        await interaction.response.send_message(text)
 
     @app_commands.command(name="close", description="Close the open round now (organisers): unfinished games per the league's setting")
     @organiser_only("close a league round")
@@ -271,20 +273,40 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             files.append(discord.File(io.BytesIO(png), filename=f"table-{tr.table_id}.png"))
         await self.bot.presenter.post(report.channel_id, report.text(club), files=files)
 
-    async def _substituted(self, tb: Table, sub: SubstitutionRow) -> None:
+    async def _substituted(self, tb: Table, sub: SubstitutionRow, missed: bool) -> None:
+        """Tell the table's thread, the absent player (and a stand-in who leaves) what changed, and
+        send the seat's new player their hand."""
         ai = sub.new_player.startswith("ai:")
+        back = sub.new_player == sub.old_player
+        who_now = tb.seats[sub.seat].name
 
         def said(lang: Lang) -> str:
-            who = t(lang, "an AI") if ai else tb.seats[sub.seat].name
-            return tn(lang, "{old} missed {n} turn: {who} plays the seat for the rest of this game.",
-                      "{old} missed {n} turns: {who} plays the seat for the rest of this game.", sub.misses, old=sub.old_name, who=who)
+            if back:
+                return t(lang, "{old} plays their own seat again.", old=sub.old_name)
+            who = t(lang, "an AI") if ai else who_now
+            if missed:
+                return tn(lang, "{old} missed {n} turn: {who} plays the seat for the rest of this game.",
+                          "{old} missed {n} turns: {who} plays the seat for the rest of this game.", sub.misses, old=sub.old_name, who=who)
+            return t(lang, "{who} plays {old}'s seat for the rest of this game.", who=who, old=sub.old_name)
 
+        await self.bot.presenter.seat_changed(tb, sub.seat)
         club = await self.bot.locales.of_club(tb.row.guild_id)
         await self.bot.presenter.post(tb.row.thread_id or tb.row.channel_id, said(club))
-        if sub.old_player.startswith("u:") and sub.old_player[2:].isdigit():
-            uid = int(sub.old_player[2:])
+        if back and sub.earlier and sub.earlier[-1][0].startswith("u:") and sub.earlier[-1][0][2:].isdigit():
+            uid = int(sub.earlier[-1][0][2:])  # the stand-in who leaves the seat
             own = self.bot.locales.of_user(uid)
+            await self.bot.presenter.notify(uid, t(own, "Table #{table}: {old} plays their own seat again; thank you for standing in.",
+                                                   table=tb.id, old=sub.old_name))
+        if back or not (sub.old_player.startswith("u:") and sub.old_player[2:].isdigit()):
+            return
+        uid = int(sub.old_player[2:])
+        own = self.bot.locales.of_user(uid)
+        if missed:
             await self.bot.presenter.notify(uid, t(own, "Table #{table}: {text} The game's result stays yours.", table=tb.id, text=said(own)))
+        else:
+            who = t(own, "an AI") if ai else who_now
+            await self.bot.presenter.notify(uid, t(own, "Table #{table}: {who} plays your seat for the rest of this game; the game's result stays yours.",
+                                                   table=tb.id, who=who))
 
 
 async def setup(bot: JantakuBot) -> None:

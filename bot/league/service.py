@@ -56,6 +56,7 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.i18n import N_, Lang, t, tn
+from bot.league.report import RoundReport, Substitution, TableReport
 from bot.league.seating import SeatingError, seat_round
 from bot.render.names import SUBSTITUTE_AI
 from bot.standings.service import StandingsService, Who
@@ -98,87 +99,6 @@ def _clean(text: str, what: str, limit: int) -> str:
 
 
 @dataclass(slots=True)
-class Substitution:
-    """A substitute in a round's report: who was absent, who played on (None: an AI)."""
-
-    old_name: str
-    by: str | None  # None: an AI; "": a substitute whose name is lost
-    misses: int
-    replaced: bool  # after the league's missed turns (else: played out at the round's end)
-
-    def text(self, lang: Lang) -> str:
-        by = self.by or (t(lang, "an AI") if self.by is None else t(lang, "a substitute"))
-        if self.replaced:
-            return tn(lang, "{old} was replaced by {by} after {n} missed turn", "{old} was replaced by {by} after {n} missed turns",
-                      self.misses, old=self.old_name, by=by)
-        return t(lang, "{by} played {old}'s seat to the end", by=by, old=self.old_name)
-
-
-@dataclass(slots=True)
-class TableReport:
-    kind: str  # "table" (a bot table), "in_person", "bye"
-    table_id: int | None  # the bot table, if any
-    names: list[str]  # the seats' names (AI seats included) or the bye's name
-    results: list[tuple[str, int, float]] = field(default_factory=list)  # name, final points, result
-    number: int = 0  # an in-person table's number in its round
-    void: bool = False
-    subs: list[Substitution] = field(default_factory=list)
-
-    def label(self, lang: Lang = "en") -> str:
-        """"Table #12", "Table 2 (in person)", "Bye"."""
-        if self.kind == "bye":
-            return t(lang, "Bye")
-        if self.kind == "in_person":
-            return t(lang, "Table {n} (in person)", n=self.number)
-        return t(lang, "Table #{table}", table=self.table_id)
-
-    def note(self, lang: Lang = "en") -> str:
-        """"void", and the substitutes; "" when there is nothing to say."""
-        parts = ([t(lang, "void")] if self.void else []) + [s.text(lang) for s in self.subs]
-        return "; ".join(parts)
-
-
-@dataclass(slots=True)
-class RoundReport:
-    """What the end of a round posts: each table's results and how the leaderboard moved."""
-
-    league: LeagueRow
-    number: int
-    channel_id: int | None
-    tables: list[TableReport]
-    before: list[tuple[str, str, float]]  # (player, name, points) best first, before the round
-    after: list[tuple[str, str, float]]
-
-    def text(self, lang: Lang = "en") -> str:
-        """The post, in ``lang`` (the club's language)."""
-        lines = [t(lang, "**{league}** — round {number} of {rounds} is over.", league=self.league.name, number=self.number, rounds=self.league.rounds)]
-        for tr in self.tables:
-            names = ", ".join(tr.names)
-            if tr.kind == "bye":
-                lines.append(t(lang, "Bye: {names}", names=names))
-            elif not tr.results:
-                lines.append(t(lang, "{label}: {note} ({names})", label=tr.label(lang), note=tr.note(lang) or t(lang, "no result"), names=names))
-            else:
-                res = ", ".join(f"{n} {p:,} ({r:+.1f})" for n, p, r in tr.results)
-                note = tr.note(lang)
-                if note:
-                    lines.append(t(lang, "{label}: {results} — {note}", label=tr.label(lang), results=res, note=note))
-                else:
-                    lines.append(t(lang, "{label}: {results}", label=tr.label(lang), results=res))
-        was = {p: i for i, (p, _, _) in enumerate(self.before)}
-        lines.append(t(lang, "Leaderboard:"))
-        for i, (p, name, pts) in enumerate(self.after[:20]):
-            if p not in was:
-                lines.append(t(lang, "{rank}. {name} {points} (new)", rank=i + 1, name=name, points=f"{pts:+.1f}"))
-                continue
-            moved = ""
-            if was[p] != i:
-                moved = f" (▲{was[p] - i})" if was[p] > i else f" (▼{i - was[p]})"
-            lines.append(f"{i + 1}. {name} {pts:+.1f}{moved}")
-        return "\n".join(lines)
-
-
-@dataclass(slots=True)
 class StartedRound:
     league: LeagueRow
     number: int
@@ -204,8 +124,9 @@ class LeagueService:
         self.clock = clock
         #: the cog's end-of-round post (a round may close on its own: the last game, the deadline)
         self.on_round_closed: Callable[[RoundReport], Awaitable[None]] | None = None
-        #: told when a substitute takes a seat: (table, seat, the substitution)
-        self.on_substitute: Callable[[Table, SubstitutionRow], Awaitable[None]] | None = None
+        #: told when a substitute takes a seat (or its player takes it back: ``new_player == old_player``):
+        #: (table, the substitution, whether the league's missed turns called it)
+        self.on_substitute: Callable[[Table, SubstitutionRow, bool], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -241,6 +162,10 @@ class LeagueService:
         if len(running) > 1:
             raise LeagueError("this club runs {n} leagues: name one with league:<name>", n=len(running))
         return running[0]
+
+    async def names(self, guild_id: int | None) -> list[str]:
+        """The club's leagues' names, newest first (for autocomplete)."""
+        return [lg.name for lg in reversed(await sql.leagues(self.repo.db, guild_id))] if guild_id else []
 
     async def create(
         self,
@@ -654,10 +579,17 @@ class LeagueService:
             if new is not None and t.seat_of(new.user_id or 0) is not None:
                 raise LeagueError("{who} already plays at table #{table}", who=new.name, table=table_id)
             known = await sql.substitutions(self.repo.db, table_id)
-            old = next(((x.old_player, x.old_name) for x in known if x.seat == seat), (f"u:{s.user_id}", s.name))
+            prev = next((x for x in known if x.seat == seat), None)
+            old = (prev.old_player, prev.old_name) if prev is not None else (f"u:{s.user_id}", s.name)
+            # the human stand-ins so far (the round's post names each of them)
+            earlier = list(prev.earlier) if prev is not None else []
+            if prev is not None and prev.new_player.startswith("u:") and prev.new_player != prev.old_player:
+                earlier.append([prev.new_player, s.name])
             got = misses if misses is not None else (await sql.misses(self.repo.db, table_id)).get(seat, 0)
-            sub = SubstitutionRow(table_id, seat, old[0], old[1], new.player if new is not None else f"ai:{AI_KIND}", got, self.clock())
-            name = new.name if new is not None else SUBSTITUTE_AI.format(name=old[1])[:60]
+            sub = SubstitutionRow(table_id, seat, old[0], old[1], new.player if new is not None else f"ai:{AI_KIND}", got, self.clock(),
+                                  earlier)
+            # the absent player back in their own seat keeps their own name
+            name = (old[1] if sub.new_player == old[0] else new.name) if new is not None else SUBSTITUTE_AI.format(name=old[1])[:60]
             # the seat's messages were the absent player's: the substitute's start afresh
             fields: dict[str, Any] = {
                 "user_id": new.user_id if new is not None else None, "ai": None if new is not None else AI_KIND, "name": name,
@@ -678,7 +610,7 @@ class LeagueService:
             s.user_id, s.ai, s.name, s.hand_message_id, s.dm_closed = fields["user_id"], fields["ai"], name, None, False
         if self.on_substitute is not None:
             try:
-                await self.on_substitute(t, sub)
+                await self.on_substitute(t, sub, misses is not None)
             except Exception:
                 log.exception("table %s: the substitute's notice failed", table_id)
         await self.tables.resume(t)  # an AI now to move does so
@@ -868,7 +800,8 @@ class LeagueService:
             rep = TableReport("table", e.table_id, names)
             for s in await sql.substitutions(self.repo.db, e.table_id):
                 by = None if s.new_player.startswith("ai:") else next((x.name for x in (row.seats if row else []) if x.seat == s.seat), "")
-                rep.subs.append(Substitution(s.old_name, by, s.misses, s.misses >= lg.misses))
+                rep.subs.append(Substitution(s.old_name, by, s.misses, s.misses >= lg.misses, [name for _, name in s.earlier],
+                                             back=s.new_player == s.old_player))
             g = await self.repo.get_game(e.game_id) if e.game_id is not None else None
             if g is not None:
                 rep.results = [(p.name, p.points, p.result) for p in sorted(g.players, key=lambda p: p.place)]
