@@ -56,6 +56,8 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.i18n import N_, Lang, t, tn
+from bot.league import in_person
+from bot.league.errors import LeagueError
 from bot.league.report import RoundReport, Substitution, TableReport
 from bot.league.seating import SeatingError, seat_round
 from bot.render.names import SUBSTITUTE_AI
@@ -74,12 +76,6 @@ DEFAULT_MISSES = 3
 DEFAULT_ROUND_HOURS = 168
 LONGEST_SLEEP = 3600.0  # the deadline task looks again at least this often
 AI_KIND = "smart"
-
-
-class LeagueError(UserError):
-    """A league request refused; one plain sentence."""
-
-    full_stop = True
 
 
 def _clean(text: str, what: str, limit: int) -> str:
@@ -139,6 +135,8 @@ class LeagueService:
             tables.listeners.append(self.on_table_update)
         if self.on_result_recorded not in standings.result_recorders:
             standings.result_recorders.append(self.on_result_recorded)
+        if self.credited not in standings.result_checks:
+            standings.result_checks.append(self.credited)
 
     def _lock(self, league_id: int) -> asyncio.Lock:
         return self._locks.setdefault(league_id, asyncio.Lock())
@@ -163,6 +161,27 @@ class LeagueService:
             raise LeagueError("this club runs {n} leagues: name one with league:<name>", n=len(running))
         return running[0]
 
+    async def in_person_league(self, guild_id: int | None, league: str | None) -> LeagueRow | None:
+        """The league named (or the club's one running league) if it plays in person, else None."""
+        try:
+            lg = await self.get(guild_id, league)
+        except LeagueError:
+            if league:
+                raise
+            return None
+        return lg if lg.mode == "in_person" else None
+
+    async def substitute_in_person(self, lg: LeagueRow, number: int, absent: Who, new: Who, *, actor_id: int | None) -> bool:
+        """A stand-in for a no-show at in-person table ``number`` of the open round (True: the member is back)."""
+        async with self._lock(lg.id):
+            return await in_person.substitute(self.repo, lg, number, absent, new, actor_id=actor_id, at=self.clock())
+
+    async def credited(self, season: Any, whos: Sequence[Who]) -> list[Who]:
+        """StandingsService check before a typed-in result is stored: a league's season takes only
+        its own tables' results, credited per the league's rule (see :mod:`bot.league.in_person`)."""
+        lg = next((x for x in await sql.leagues(self.repo.db, season.guild_id) if x.season_id == season.id), None)
+        return list(whos) if lg is None else await in_person.credited(self.repo, lg, whos)
+
     async def names(self, guild_id: int | None) -> list[str]:
         """The club's leagues' names, newest first (for autocomplete)."""
         return [lg.name for lg in reversed(await sql.leagues(self.repo.db, guild_id))] if guild_id else []
@@ -179,7 +198,7 @@ class LeagueService:
         house: str | None = None,
         hours: int = 24,
         seating: str = "shuffle",
-        leftover: str = "ai",
+        leftover: str | None = None,
         misses: int = DEFAULT_MISSES,
         round_hours: int = DEFAULT_ROUND_HOURS,
         on_deadline: str = "finish_ai",
@@ -187,6 +206,8 @@ class LeagueService:
         if guild_id is None:
             raise LeagueError("leagues belong to a server: use /league in a server's channel")
         name = _clean(name, N_("a league's name"), NAME_LIMIT)
+        if leftover is None:  # at a real table the players left over sit out: byes
+            leftover = "bye" if mode == "in_person" else "ai"
         checks = [
             (1 <= rounds <= 100, N_("a league has 1 to 100 rounds")),
             (mode in ("async", "live", "in_person"), N_("mode must be async, live or in_person")),
@@ -201,6 +222,9 @@ class LeagueService:
         for ok, why in checks:
             if not ok:
                 raise LeagueError(why)
+        if mode != "in_person" and round_hours < hours:  # a round in which nobody could take one turn
+            raise LeagueError("a round of {round_hours} hours is shorter than one turn of {hours} hours: give the round at least {hours} hours",
+                              round_hours=round_hours, hours=hours)
         if any(lg.name.casefold() == name.casefold() for lg in await sql.leagues(self.repo.db, guild_id)):
             raise LeagueError("this club already has a league called '{name}'", name=name)
         season = await self.standings.start_season(guild_id, actor_id, name, rules=rules, house=house, parallel=True)
@@ -791,6 +815,7 @@ class LeagueService:
                 in_person += 1
                 got = await self.repo.get_game(e.game_id) if e.game_id is not None else None
                 person = TableReport("in_person", None, seated, number=in_person)
+                person.subs = [Substitution(members.get(k, k), name, 0, False) for k, (_, name) in e.subs.items()]
                 if got is not None and got.status == "ok":
                     person.results = [(p.name, p.points, p.result) for p in sorted(got.players, key=lambda p: p.place)]
                 out.append(person)

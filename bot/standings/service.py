@@ -28,7 +28,7 @@ import re
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,6 +57,8 @@ from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Sea
 from bot.standings.scoring import settle
 from bot.standings.stats import SeatStats, game_stats
 from bot.storage import repository as sql
+from bot.storage.leagues import league_season_ids
+from bot.storage.penalties import season_penalties
 from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 
@@ -296,6 +298,10 @@ class StandingsService:
         #: run inside the write that records a typed-in result (``/result add``), after it is rated:
         #: ``hook(conn, game)``; a hook that fails is rolled back alone, the result kept
         self.result_recorders: list[Callable[[sqlite3.Connection, GameRow], None]] = []
+        #: asked before a typed-in result is stored: ``check(season, players)`` gives the players to
+        #: credit (a league's stand-in replaced) or refuses the result (a league's season takes only
+        #: its own tables' results)
+        self.result_checks: list[Callable[[SeasonRow, Sequence[Who]], Awaitable[list[Who]]]] = []
 
     async def on_table_update(self, update: Any) -> None:
         """TableService listener: when a game ends, warm the statistics cache in the background."""
@@ -458,6 +464,27 @@ class StandingsService:
             raise StandingsError("no season is running in this club: an organiser can start one with /season start")
         return active[-1]
 
+    async def default_season(self, guild_id: int | None) -> SeasonRow:
+        """Where a typed-in result goes without ``season:``: the club's newest running season that
+        is not a league's (a league's season takes only its own tables' results)."""
+        reserved = await league_season_ids(self.repo.db, guild_id)
+        seasons = [s for s in await self._club(guild_id) if s.active and "active" not in self.damage_of(s)]
+        free = [s for s in seasons if s.id not in reserved]
+        if free:
+            return free[-1]
+        if seasons:
+            raise StandingsError("only a league's season is running here: name it with season:{season} for a result of its tables",
+                                 season=seasons[-1].name)
+        return await self.season(guild_id)
+
+    async def audit_rows(self, guild_id: int | None, *, game_id: int | None = None) -> list[Any]:
+        """The club's audit log (one game's entries, if named), oldest first."""
+        return list(await self.repo.audit(guild_id, game_id=game_id))
+
+    async def season_of_game(self, g: GameRow) -> SeasonRow:
+        """The season a game was recorded in."""
+        return await self._game_season(g)
+
     async def end_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None) -> SeasonRow:
         s = await self.season(guild_id, name)
         if not s.active and "active" not in self.damage_of(s):
@@ -609,11 +636,14 @@ class StandingsService:
         """Record an in-person game typed in by a member. ``seat_order``: the players are listed in
         seat order from the first dealer (E, S, W, N), so equal scores rank by seat (R-2.8); without
         it, equal scores share their places' uma."""
-        s = await self.season(guild_id, season)
+        s = await self.season(guild_id, season) if season and season.strip() else await self.default_season(guild_id)
         if not s.active:
             raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
         self._require_sound(s, ADDING)
         self._validate(s, entries, sticks)
+        for check in self.result_checks:  # (a league's season: its own tables only, a stand-in credited per its rule)
+            whos = await check(s, [e.who for e in entries])
+            entries = [Entry(w, e.score) for w, e in zip(whos, entries, strict=True)]
         ties = s.ties if seat_order else "split"
         lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
         g = GameRow(
@@ -1129,21 +1159,31 @@ class StandingsService:
             log.error("game %s (table %s): the action log does not replay for statistics: %s", game_id, g.table_id, e)
             return None
 
-    async def export_csv(self, guild_id: int | None, season: str | None = None) -> tuple[str, bytes]:
+    async def export_csv(self, guild_id: int | None, season: str | None = None) -> tuple[SeasonRow, str, bytes]:
+        """``(the season, a file name, the CSV)``: one line per seat of each game, then one per penalty
+        (``source`` penalty or chombo, ``result`` the points taken off, ``reason`` and ``entered_by``)."""
         s = await self.season(guild_id, season)
         rows = await self.repo.season_export(s.id)
         buf = io.StringIO()
-        cols = ["game", "finished_at", "source", "status", "sticks", "seat", "player", "name", "points", "place", "result", "rating", "rating_delta"]
+        cols = ["game", "finished_at", "source", "status", "sticks", "seat", "player", "name", "points", "place", "result", "rating", "rating_delta",
+                "reason", "entered_by"]
         w = csv.DictWriter(buf, fieldnames=cols)
         w.writeheader()
+
+        def when(at: Any) -> Any:
+            if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at < 1e11:
+                return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at))
+            return at
+
         for r in rows:
             r = dict(r)
-            at = r["finished_at"]
-            if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at < 1e11:
-                r["finished_at"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at))
+            r["finished_at"] = when(r["finished_at"])
             w.writerow(r)  # a damaged value is written as stored
+        for p in await season_penalties(self.repo.db, s.id):
+            w.writerow({"game": p.game_id or "", "finished_at": when(p.at), "source": p.kind, "status": "ok", "player": p.player, "name": p.name,
+                        "result": f"{-p.points:g}", "reason": p.reason, "entered_by": f"u:{p.by_id}" if p.by_id else ""})
         safe = re.sub(r"[^A-Za-z0-9._-]+", "-", s.name).strip("-") or f"season-{s.id}"
-        return f"{safe}.csv", buf.getvalue().encode()
+        return s, f"{safe}.csv", buf.getvalue().encode()
 
 
 # ---------------------------------------------------------------------------- helpers

@@ -348,6 +348,12 @@ async def table_entry(db: aiosqlite.Connection, table_id: int) -> LeagueTableRow
     return league_table_of(rows[0]) if rows else None
 
 
+async def league_season_ids(db: aiosqlite.Connection, guild_id: int | None) -> set[int]:
+    """The seasons of a club's leagues (each takes its own league's games only)."""
+    rows = await _all(db, "SELECT season_id FROM leagues WHERE guild_id = ?", (guild_id,))
+    return {int(r[0]) for r in rows if isinstance(r[0], int)}
+
+
 async def penalties(db: aiosqlite.Connection, league_id: int) -> list[PenaltyRow]:
     return [penalty_of(r) for r in await _all(db, "SELECT * FROM league_penalties WHERE league_id = ? ORDER BY id", (league_id,))]
 

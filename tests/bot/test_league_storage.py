@@ -202,7 +202,7 @@ def test_byes_and_a_void_deadline(tmp_path: Path) -> None:
 
             league.on_round_closed = closed  # type: ignore[assignment]
             rs = find_ruleset("riichi").with_options(**length_of("riichi", "tonpuu").options)
-            await league.create(1, 9, "Byes", rounds=2, mode="async", rules=rs, leftover="bye", on_deadline="void", round_hours=2)
+            await league.create(1, 9, "Byes", rounds=2, mode="async", rules=rs, leftover="bye", on_deadline="void", round_hours=2, hours=1)
             six = [*USERS, (105, "eve"), (106, "fay")]
             for uid, name in six:
                 await league.join(1, None, Who.member(uid, name))
@@ -287,9 +287,10 @@ def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(tmp_path:
                 reports.append(r)
 
             league.on_round_closed = closed  # type: ignore[assignment]
-            with pytest.raises(LeagueError, match="get a bye"):
-                await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))
-            await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"), leftover="bye")
+            with pytest.raises(LeagueError, match="get a bye"):  # AI seats at a real table: no
+                await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"), leftover="ai")
+            made = await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))  # byes by default
+            assert made.leftover == "bye"
             people = [Who.member(uid, n) for uid, n in USERS] + [Who.guest(n) for n in ("Kana", "Rio", "Sho", "Tami", "Umi")]
             for w in people:
                 await league.join(1, None, w, organiser=True)
@@ -299,13 +300,15 @@ def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(tmp_path:
             assert "waiting for its result (/result add)" in await league.status(1)
             for i, table in enumerate(started.in_person):
                 whos = [next(w for w in people if w.player == m.player) for m in table]
-                # a result of other players (not a table of the round) is recorded, and left alone by the league
+                # a result of other players (not a table of the round) is refused by the league's season (issue 30)
                 if i == 0:
                     stray = [*whos[:3], next(w for w in people if w.player == started.byes[0].player)]
-                    await st.add_result(1, 9, [Entry(w, s) for w, s in zip(stray, (40000, 30000, 20000, 10000), strict=True)])
+                    with pytest.raises(LeagueError, match="takes only the results of its own tables"):
+                        await st.add_result(1, 9, [Entry(w, s) for w, s in zip(stray, (40000, 30000, 20000, 10000), strict=True)],
+                                            season="Club night")
                     await league.step()
                     assert [r.status for r in await sql.rounds(repo.db, 1)] == ["open"]
-                await st.add_result(1, 9, [Entry(w, s) for w, s in zip(whos, (45000, 25000, 20000, 10000), strict=True)])
+                await st.add_result(1, 9, [Entry(w, s) for w, s in zip(whos, (45000, 25000, 20000, 10000), strict=True)], season="Club night")
             await league.step()
             assert [r.status for r in await sql.rounds(repo.db, 1)] == ["closed"]
             text = reports[0].text()
