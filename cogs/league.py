@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.command_tree import choices, complete, organiser_only
 from bot.i18n import N_, Lang, lang_of, t, tn
+from bot.league.report import mode_word, seating_word
 from bot.league.service import LeagueError, LeagueService, RoundReport
 from bot.standings.service import Who
 from bot.storage.leagues import SubstitutionRow
@@ -122,7 +123,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         await interaction.response.send_message(t(
             lang_of(interaction.locale),
             "League '{league}' is open: {rounds} rounds, {mode}, {rules}, {seating} seating. Join with `/league join`; an organiser opens each round with `/league round`.",
-            league=lg.name, rounds=lg.rounds, mode=lg.mode, rules=profile or rs.name, seating=lg.seating,
+            league=lg.name, rounds=lg.rounds, mode=mode_word(lang_of(interaction.locale), lg.mode), rules=profile or rs.name,
+            seating=seating_word(lang_of(interaction.locale), lg.seating),
         ))
 
     @app_commands.command(name="join", description="Join the league (between rounds)")
@@ -293,7 +295,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             except Exception:
                 log.exception("round %s: no picture of table %s", report.number, tr.table_id)
                 continue
-            files.append(discord.File(io.BytesIO(png), filename=f"table-{tr.table_id}.png"))
+            name = f"table-{tr.table_id}.png" if tr.table_id is not None else f"in-person-table-{tr.number}.png"
+            files.append(discord.File(io.BytesIO(png), filename=name))
         await self.bot.presenter.post(report.channel_id, report.text(club), files=files)
 
     async def _substituted(self, tb: Table, sub: SubstitutionRow, missed: bool) -> None:

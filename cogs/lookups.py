@@ -31,10 +31,11 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.errors import UserError
+from bot.house_text import PRESETS, changed_rule_lines, preset_text
 from bot.i18n import DEFAULT, N_, Lang, t, term, tn
 from bot.render.lookup import LookupMeld, ScoreCard, ShantenRow, render_score_card, render_shanten_card
 from bot.render.names import ruleset_label, tile_name, yaku_name
-from bot.render.rules_card import card_lines, changed_options
+from bot.render.rules_card import card_lines
 from bot.render.tiles import Style
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
 from engine.hand.report import shanten_report
@@ -577,18 +578,9 @@ def house_embeds(name: str, rules: Ruleset, lang: Lang = DEFAULT) -> list[discor
     """``/rule house:<name>``: the rules card of a club's house rules, then the text of each rule
     they change (by the option's rule id, where the bundled texts have it), in ``lang``."""
     lines = card_lines(name, rules, lang=lang)
-    texts: dict[str, RuleText] = {}
-    if rules.rule_book in RULESETS:
-        book = rulebook(rules.rule_book, lang)
-        for spec in changed_options(rules):
-            for rid in re.findall(r"[A-Z]{1,2}-[\d.]+", spec.rule):
-                entry = book.get(rid)
-                if entry is not None:
-                    texts.setdefault(entry.id, entry)
-    for entry in texts.values():
-        lines.append("")
-        lines.append(f"**{entry.id} · {entry.title}**")
-        lines.append(_clip(entry.text, 1500))
+    own = changed_rule_lines(rules, lang)  # each changed rule as played, not the standard text it replaces (issue 30)
+    if own:
+        lines += ["", *own]
     return _embeds(t(lang, "House rules {name}", name=name), lines, "", discord.Colour.dark_green())[:10]
 
 
@@ -657,7 +649,7 @@ def page_view(ruleset: str, page: int, pages: int, user: int, lang: Lang = DEFAU
 # --- the cog ---------------------------------------------------------------------------------
 
 
-RULESET_CHOICES = [app_commands.Choice(name=rs, value=rs) for rs in RULESETS]
+RULESET_CHOICES = [app_commands.Choice(name=rs, value=rs) for rs in (*RULESETS, *PRESETS)]  # presets: issue 30
 
 
 def _ruleset_suggestions(current: str, lang: Lang = DEFAULT) -> list[app_commands.Choice[str]]:
@@ -829,6 +821,9 @@ class Lookups(commands.Cog):
         if ruleset is None:
             raise LookupError_("Name a ruleset (`/rule ruleset:riichi`) or this club's house rules (`/rule house:<name>`).")
         name = ruleset.value
+        if name in PRESETS:  # a preset of the riichi rules, option by option (issue 30)
+            await interaction.response.send_message(embeds=_embeds(name.upper(), preset_text(name, lang), "", discord.Colour.dark_green())[:10])
+            return
         if not topic or not topic.strip():
             embed, pages = rule_list_embed(rulebook(name, lang), 0, lang)
             view = page_view(name, 0, pages, interaction.user.id, lang)

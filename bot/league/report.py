@@ -8,8 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.i18n import Lang, t, tn
+from bot.i18n import N_, Lang, t, tn
 from bot.storage.leagues import LeagueRow
+
+#: a league's mode and seating as a reader sees them (the stored words are what the options take)
+MODE_WORDS = {"async": N_("async (hours per turn)"), "live": N_("live"), "in_person": N_("in person")}
+SEATING_WORDS = {"shuffle": N_("shuffled"), "swiss": N_("Swiss"), "fixed": N_("fixed")}
+
+
+def mode_word(lang: Lang, mode: str) -> str:
+    return t(lang, MODE_WORDS[mode]) if mode in MODE_WORDS else mode
+
+
+def seating_word(lang: Lang, seating: str) -> str:
+    return t(lang, SEATING_WORDS[seating]) if seating in SEATING_WORDS else seating
 
 
 @dataclass(slots=True)
@@ -89,6 +101,9 @@ class RoundReport:
                 else:
                     lines.append(t(lang, "{label}: {results}", label=tr.label(lang), results=res))
         was = {p: i for i, (p, _, _) in enumerate(self.before)}
+        if not self.after:  # no game counted yet (every table void, or no result typed in)
+            lines.append(t(lang, "Leaderboard: no game counts yet."))
+            return "\n".join(lines)
         lines.append(t(lang, "Leaderboard:"))
         for i, (p, name, pts) in enumerate(self.after[:20]):
             if p not in was:

@@ -58,13 +58,14 @@ from bot.errors import UserError
 from bot.i18n import N_, Lang, t, tn
 from bot.league import in_person
 from bot.league.errors import LeagueError
-from bot.league.report import RoundReport, Substitution, TableReport
+from bot.league.report import RoundReport, Substitution, TableReport, mode_word, seating_word
 from bot.league.seating import SeatingError, seat_round
 from bot.render.names import SUBSTITUTE_AI
 from bot.standings.service import StandingsService, Who
 from bot.storage import leagues as sql
 from bot.storage import repository as repo_sql
 from bot.storage.leagues import LeagueRow, LeagueTableRow, MemberRow, RoundRow, SubstitutionRow
+from bot.storage.penalties import season_penalties
 from bot.storage.repository import Repository
 from bot.tables import Table, TableError, TableService, Update
 from engine.rules.base import Ruleset, find_ruleset
@@ -474,7 +475,8 @@ class LeagueService:
         rules = f"{lg.ruleset} ({lg.house})" if lg.house else lg.ruleset
         head = tn(lang, "**{league}** — {mode}, {rules}, {seating} seating, {n} member, round {number} of {rounds}",
                   "**{league}** — {mode}, {rules}, {seating} seating, {n} members, round {number} of {rounds}", len(members),
-                  league=lg.name, mode=lg.mode, rules=rules, seating=lg.seating, number=len(rounds), rounds=lg.rounds)
+                  league=lg.name, mode=mode_word(lang, lg.mode), rules=rules, seating=seating_word(lang, lg.seating), number=len(rounds),
+                  rounds=lg.rounds)
         lines = [head]
         r = next((x for x in rounds if x.status == "open"), None)
         if r is None:
@@ -797,7 +799,7 @@ class LeagueService:
                 if p.kind != "ai":
                     totals[p.player] = totals.get(p.player, 0.0) + p.result
                     names[p.player] = p.name
-        for pen in await sql.penalties(self.repo.db, lg.id):
+        for pen in await season_penalties(self.repo.db, lg.season_id):  # the league's and the season's own
             if pen.player in totals:
                 totals[pen.player] -= pen.points
         return sorted(((p, names[p], v) for p, v in totals.items()), key=lambda x: (-x[2], x[0]))
