@@ -362,7 +362,7 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     @app_commands.describe(
         p1="a member (@name) or guest:Name", s1="final score", sticks="riichi sticks left on the table at the end",
         seat_order="the players are listed in seat order from the first dealer (E, S, W, N): equal scores rank by seat",
-        season="the season (the running one by default)",
+        season="the season (the club's default: the newest running one that is not a league's)",
     )
     async def add(
         self, interaction: discord.Interaction, p1: str, s1: int, p2: str, s2: int, p3: str, s3: int,

@@ -945,9 +945,12 @@ class StandingsService:
         from engine.logs.detect import parse_any
         from engine.logs.record import LogFormatError
 
-        s = await self.season(guild_id, season)
+        s = await self.season(guild_id, season) if season and season.strip() else await self.default_season(guild_id)
         if not s.active:
             raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
+        if s.id in await league_season_ids(self.repo.db, guild_id):  # its own tables' results only (issue 30)
+            raise StandingsError("the season '{season}' is a league's: it takes only its own tables' results, an in-person table's by /result add",
+                                 season=s.name)
         self._require_sound(s, IMPORTING)
         digest = hashlib.sha1(text.encode()).hexdigest()
         dup = await self.repo.find_import(guild_id, digest)
