@@ -211,6 +211,7 @@ class PlayerStats:
     bot_games: int
     chart: bytes = b""
     notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
+    chombo: int = 0  # chombo entered in the season (their points are in the standing's penalty)
 
     @property
     def games(self) -> int:
@@ -242,6 +243,7 @@ class PlayerStats:
                 lang, "penalties: −{penalty}; points after penalties: {points}",
                 penalty=f"{s.penalty:g}", points=f"{s.points_after_penalties:+.1f}",
             ) if s.penalty else "",
+            tn(lang, "chombo: {n}", "chombo: {n}", self.chombo) if self.chombo else "",
             t(lang, "average final score: {score}", score=f"{s.points_total / s.games:,.0f}") if s.games else "",
             t(lang, "rating ({system}): {rating}", system=self.season.rating, rating=f"{s.rating:.1f}"),
         ]
@@ -1100,6 +1102,7 @@ class StandingsService:
         ratings = [h.rating for h in history if h.rating is not None]
         out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
         out.notes = left_out + ([self.damage(s)] if self.damage_of(s) else [])
+        out.chombo = sum(1 for p in await season_penalties(self.repo.db, s.id) if p.player == who.player and p.kind == "chombo")
         if chart and ratings:
             out.chart = await self._chart(s, who.player, st, ratings, lang)
         return out

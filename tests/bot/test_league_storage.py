@@ -346,3 +346,41 @@ def test_a_damaged_league_row_is_one_sentence_to_the_user(golden: Path, tmp_path
             await repo.close()
 
     asyncio.run(run())
+
+
+def test_a_seat_played_by_a_stand_in_then_by_an_ai_names_both_and_credits_the_absent_member(tmp_path: Path) -> None:
+    """Issue 30: eve stands in for the absent member; at the round's close an AI plays the seat out.
+    The round's post names eve and the AI; the game is credited to the absent member (the league's rule)."""
+
+    async def run() -> None:
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            tables, st, league = _services(repo)
+            tables.new_seed = lambda: "league-stand-in"
+            reports: list[object] = []
+
+            async def closed(r: object) -> None:
+                reports.append(r)
+
+            league.on_round_closed = closed  # type: ignore[assignment]
+            rs = find_ruleset("riichi").with_options(**length_of("riichi", "tonpuu").options)
+            await league.create(1, 9, "Spring", rounds=1, mode="async", rules=rs)
+            for uid, name in USERS:
+                await league.join(1, None, Who.member(uid, name), actor_id=uid)
+            started = await league.start_round(1, None, 9, 100)
+            t = started.tables[0]
+            absent = t.seats[0]
+            who, key = absent.name, f"u:{absent.user_id}"
+            await league.substitute(t.id, 0, Who.member(105, "eve"))
+            await league.close_round(1, None, 9)
+            await league.settled()
+            text = reports[0].text()  # type: ignore[attr-defined]
+            assert f"eve stood in for {who}; an AI played {who}'s seat to the end" in text, text
+            game = await repo.game_for_table(t.id)
+            assert game is not None
+            assert [(p.player, p.name) for p in game.players if p.seat == 0] == [(key, who)]
+        finally:
+            await repo.close()
+
+    asyncio.run(run())

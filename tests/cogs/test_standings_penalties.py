@@ -92,7 +92,7 @@ def test_penalties_and_chombo_in_a_plain_season(tmp_path: Path) -> None:
             got = {m[1]: float(m[2]) for m in map(re.compile(r"\d+\. (.+?) · \*\*([+-]?\d+\.\d)\*\*").match, board.splitlines()) if m}
             assert got == {n: round(totals[f"u:{ids[n]}"], 1) for n in ("ann", "ben", "cat", "dan")}, board
             stats = (await _ask(c, "cat", "stats", {"season": "Spring"})).content
-            assert "penalties: −20" in stats, stats
+            assert "penalties: −20" in stats and "chombo: 1" in stats, stats
 
             # /season export: the name, and the penalties as lines with their reasons
             export = await _ask(c, "dan", "season export", {"season": "Spring"})
