@@ -1521,11 +1521,18 @@ class Presenter:
 
     # -- a seat's player changed (a league's substitute; issue 30) --------------------------------
 
-    async def seat_changed(self, t: Table, seat: int) -> None:
+    async def seat_changed(self, t: Table, seat: int, *, left: tuple[int | None, int | None] = (None, None)) -> None:
         """The seat has a new player (its stored user and name were changed under the table's
-        lock): forget what the last player's messages showed and send the new one the hand by DM,
-        with its buttons if the seat is to act."""
+        lock): the last player's hand message (``left``: their user id and its message id) keeps the
+        hand without its buttons; what it showed is forgotten, and the new player gets the hand by
+        DM, with its buttons if the seat is to act."""
         key = (t.id, seat)
+        user_id, message_id = left
+        if user_id is not None and message_id is not None and t.game is not None:
+            with suppress(discord.HTTPException):
+                dm = await self._dm(user_id)
+                await self._pace()
+                await dm.get_partial_message(message_id).edit(view=None)
         claim = self._claims.pop(key, None)
         if claim is not None and not claim.done.done():
             claim.done.set_result(False)

@@ -299,7 +299,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             files.append(discord.File(io.BytesIO(png), filename=name))
         await self.bot.presenter.post(report.channel_id, report.text(club), files=files)
 
-    async def _substituted(self, tb: Table, sub: SubstitutionRow, missed: bool) -> None:
+    async def _substituted(self, tb: Table, sub: SubstitutionRow, missed: bool, left: tuple[int | None, int | None] = (None, None)) -> None:
         """Tell the table's thread, the absent player (and a stand-in who leaves) what changed, and
         send the seat's new player their hand."""
         ai = sub.new_player.startswith("ai:")
@@ -315,7 +315,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
                           "{old} missed {n} turns: {who} plays the seat for the rest of this game.", sub.misses, old=sub.old_name, who=who)
             return t(lang, "{who} plays {old}'s seat for the rest of this game.", who=who, old=sub.old_name)
 
-        await self.bot.presenter.seat_changed(tb, sub.seat)
+        await self.bot.presenter.seat_changed(tb, sub.seat, left=left)
         club = await self.bot.locales.of_club(tb.row.guild_id)
         await self.bot.presenter.post(tb.row.thread_id or tb.row.channel_id, said(club))
         if back and sub.earlier and sub.earlier[-1][0].startswith("u:") and sub.earlier[-1][0][2:].isdigit():

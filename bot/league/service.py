@@ -122,8 +122,8 @@ class LeagueService:
         #: the cog's end-of-round post (a round may close on its own: the last game, the deadline)
         self.on_round_closed: Callable[[RoundReport], Awaitable[None]] | None = None
         #: told when a substitute takes a seat (or its player takes it back: ``new_player == old_player``):
-        #: (table, the substitution, whether the league's missed turns called it)
-        self.on_substitute: Callable[[Table, SubstitutionRow, bool], Awaitable[None]] | None = None
+        #: (table, the substitution, whether the league's missed turns called it, (the last player, their hand message))
+        self.on_substitute: Callable[[Table, SubstitutionRow, bool, tuple[int | None, int | None]], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -491,7 +491,8 @@ class LeagueService:
         for e in await sql.round_tables(self.repo.db, lg.id, r.number):
             if e.kind == "in_person":
                 in_person += 1
-                who = ", ".join(names.get(p or "", p or "") for p in e.seats)
+                who = ", ".join(t(lang, "{stand_in} for {name}", stand_in=e.subs[p][1], name=names.get(p, p)) if p in e.subs
+                                else names.get(p or "", p or "") for p in e.seats)
                 if e.game_id is not None:
                     state = t(lang, "result in (game #{game})", game=e.game_id)
                 else:
@@ -633,10 +634,11 @@ class LeagueService:
                                after={"table": table_id, "seat": seat, "old": sub.old_player, "new": sub.new_player, "misses": got})
 
             await self.repo.write(write)
+            left = (s.user_id, s.hand_message_id)  # the hand message the seat's last player still has
             s.user_id, s.ai, s.name, s.hand_message_id, s.dm_closed = fields["user_id"], fields["ai"], name, None, False
         if self.on_substitute is not None:
             try:
-                await self.on_substitute(t, sub, misses is not None)
+                await self.on_substitute(t, sub, misses is not None, left)
             except Exception:
                 log.exception("table %s: the substitute's notice failed", table_id)
         await self.tables.resume(t)  # an AI now to move does so

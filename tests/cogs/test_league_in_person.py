@@ -84,6 +84,8 @@ def test_an_in_person_league_with_a_no_show_and_typed_in_results(tmp_path: Path)
             absent = name_of[seats[1][2]]
             said, refused = await _say(c, "org", "league substitute", {"table": 2, "absent": ids[absent], "member": ids["stand"]})
             assert not refused and said == f"stand plays {absent}'s seat at table 2 (in person); the result stays {absent}'s.", said
+            status, _ = await _say(c, "org", "league status")
+            assert f"stand for {absent}" in status, status
             said, refused = await _say(c, "org", "league substitute", {"table": 3, "absent": ids[absent], "member": ids["stand"]})
             assert refused and said == "Round 1 of 'Night' has 2 in-person tables: there is no table 3.", said
 

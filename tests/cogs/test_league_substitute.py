@@ -57,6 +57,9 @@ def test_a_human_substitute_gets_the_hand_plays_it_to_the_end_and_is_named(tmp_p
             told = f"Table #{table}: sub plays your seat for the rest of this game; the game's result stays yours."
             await c.server.wait_for(lambda: any(m.content == told for m in c.server.dms(ids["p02"])) or None, timeout=10, what="p02's DM")
             assert not any("missed 0" in m.content for m in c.server.dms(ids["p02"]))
+            # p02's hand message keeps the hand, without the buttons of a seat that is no longer theirs
+            await c.server.wait_for(lambda: all(not m.components for m in c.server.dms(ids["p02"])) or None, timeout=10,
+                                    what="p02's buttons taken down")
             where = tb.row.thread_id or c.channel_id
             await c.server.wait_for(
                 lambda: any(m.content == "sub plays p02's seat for the rest of this game." for m in c.server.messages(where)) or None,
