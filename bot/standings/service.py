@@ -20,23 +20,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import hashlib
-import io
 import logging
 import re
 import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import aiosqlite
 
 from bot.errors import UserError
-from bot.house import plays_alike, rule_differences, rules_of
-from bot.i18n import DEFAULT, N_, Lang, t, tn
+from bot.house import plays_alike
+from bot.i18n import DEFAULT, N_, Lang, t
+from bot.standings import export, imports
 from bot.standings.chart import rating_chart
 from bot.standings.damage import (
     SETTLING,
@@ -46,16 +44,21 @@ from bot.standings.damage import (
     history_damage,
     read_season,
     read_seasons,
-    season_damage_text,
     season_in,
+    season_refusal,
     seasons_in,
     standing_damage,
     standing_damage_text,
     stats_damage,
 )
+from bot.standings.pages import (
+    LeaderboardPage,
+    PlayerStats,
+)
 from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Seat, rating_system
 from bot.standings.scoring import settle
 from bot.standings.stats import SeatStats, game_stats
+from bot.standings.types import Entry, StandingsError, Who, _DamagedGame
 from bot.storage import repository as sql
 from bot.storage.leagues import league_season_ids
 from bot.storage.penalties import season_penalties
@@ -70,219 +73,10 @@ SEATS = "ESWN"
 CHART_CACHE_SIZE = 256  # rating charts kept in memory (~30 KB each)
 
 
-class StandingsError(UserError):
-    """A request the standings refuse; the message is a plain sentence for the user."""
-
-    full_stop = True
-
-
-class _DamagedGame(StandingsError):
-    """A game whose stored rows cannot be read (the message says so); void can still take it out.
-    (Sentences about damage name the damage itself, ``why``, in the row check's English: it is
-    for the bot's host.)"""
-
-    def __init__(self, game_id: int, season_id: Any, why: str) -> None:
-        super().__init__(_DAMAGED_GAME, game=game_id, why=why)
-        self.game_id = game_id
-        self.season_id = season_id
-
-
-_DAMAGED_GAME = N_(
-    "game #{game} is damaged in the database ({why}): it cannot be read or corrected; an organiser can "
-    "take it out with /result void game:{game} and enter it again with /result add"
-)
 #: what a damaged season stops, as the refusal names it (a refusal's ``doing``)
 ADDING, CORRECTING, VOIDING = N_("adding this result"), N_("correcting this result"), N_("voiding this result")
 LINKING, REBUILDING, IMPORTING = N_("linking this guest"), N_("rebuilding its standings"), N_("importing this log")
 
-
-@dataclass(frozen=True, slots=True)
-class Who:
-    """A player as the standings know them: a member, a guest or an AI seat."""
-
-    player: str  # identity key: u:<id>, g:<case-folded name>, ai:<name>
-    user_id: int | None
-    name: str
-    kind: str  # user | guest | ai
-
-    @classmethod
-    def member(cls, user_id: int, name: str) -> Who:
-        return cls(f"u:{user_id}", user_id, name, "user")
-
-    @classmethod
-    def guest(cls, name: str) -> Who:
-        clean = " ".join(name.split())
-        if not clean:
-            raise StandingsError("a guest needs a name, like guest:Kana")
-        if len(clean) > 40:
-            raise StandingsError("a guest name can be at most 40 characters long")
-        return cls(f"g:{clean.casefold()}", None, clean, "guest")
-
-    @classmethod
-    def ai(cls, name: str) -> Who:
-        return cls(f"ai:{name}", None, name, "ai")
-
-
-RATING_EXPLAINED = {
-    "openskill": N_(
-        "rating = mu − 3 sigma (openskill): a careful estimate of skill that grows with games played, "
-        "so at the same results a player with fewer games ranks lower"
-    ),
-    "tenhou": N_("rating = Tenhou's R: starts at 1500 and moves with each game's place against the table's average R"),
-    "points": N_("rating = the running total of the results (uma/oka)"),
-}
-NAME_WIDTH = 20  # a leaderboard line stays within a phone's width: place, name, value, games
-
-
-def _markdown_safe(text: str) -> str:
-    """A player's name as plain text inside Discord markdown (no bold, links or mentions from it)."""
-    return re.sub(r"([\\*_~`|<@\[\]])", r"\\\1", text)
-
-
-@dataclass(slots=True)
-class LeaderboardPage:
-    season: SeasonRow
-    by: str
-    page: int
-    pages: int
-    total: int
-    rows: list[tuple[int, StandingRow]]
-    notes: list[UserError] = field(default_factory=list)  # damaged things, one sentence each
-
-    def text(self, lang: Lang = DEFAULT) -> str:
-        """One line per player (place, name, the value ranked by, games): no code block, so each line
-        wraps like ordinary text on a phone instead of scrolling sideways. In ``lang``."""
-        head = {
-            "points": t(lang, "points (uma/oka total)"),
-            "rating": t(lang, "rating ({system})", system=self.season.rating),
-            "placement": t(lang, "average placement (lower is better)"),
-        }[self.by]
-        lines = [
-            t(
-                lang, "**{season}** — ranked by {order}, page {page}/{pages}",
-                season=_markdown_safe(self.season.name), order=head, page=self.page + 1, pages=max(1, self.pages),
-            )
-        ]
-        if self.by == "rating":
-            lines.append(f"-# {t(lang, RATING_EXPLAINED.get(self.season.rating, N_('rating of the season')))}")
-        lines += [_sentence(n.sentence(lang)) for n in self.notes]
-        if not self.rows:
-            if self.season.min_games > 0:
-                lines.append(t(lang, "No players with at least {n} games yet.", n=self.season.min_games))
-            else:
-                lines.append(t(lang, "No players yet."))
-            return "\n".join(lines)
-        damaged = False
-        for rank, s in self.rows:
-            bad = standing_damage(s)
-            if bad:
-                damaged = True
-                label = s.name if isinstance(s.name, str) and s.name.strip() else s.player
-                lines.append(t(lang, "{rank}. {name} · damaged in the database: {what}", rank=rank, name=_markdown_safe(str(label)[:NAME_WIDTH]),
-                               what=standing_damage_text(bad)))
-                continue
-            name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
-            games = tn(lang, "{n} game", "{n} games", s.games)
-            if self.by == "points":
-                value = f"**{s.points_after_penalties:+.1f}**"
-                if s.penalty:
-                    value = t(lang, "{value} (penalties −{penalty})", value=value, penalty=f"{s.penalty:g}")
-            elif self.by == "rating":
-                value = f"**{s.rating:.1f}** ({s.result_total:+.1f})"
-            else:
-                value = t(lang, "**{place}** avg place", place=f"{s.average_place:.2f}")
-            lines.append(f"{rank}. {_markdown_safe(name)} · {value} · {games}")
-        if damaged:
-            lines.append(
-                t(lang, "A damaged line can be repaired: an organiser can rebuild the season's standings from its games with /season rebuild.")
-            )
-        if self.season.min_games > 0:
-            lines.append(f"-# {t(lang, 'players with fewer than {n} games are not listed', n=self.season.min_games)}")
-        return "\n".join(lines)
-
-
-@dataclass(slots=True)
-class PlayerStats:
-    who: Who
-    season: SeasonRow
-    standing: StandingRow
-    ratings: list[float]
-    play: SeatStats | None  # over the bot-played games, if any
-    bot_games: int
-    chart: bytes = b""
-    notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
-    chombo: int = 0  # chombo entered in the season (their points are in the standing's penalty)
-
-    @property
-    def games(self) -> int:
-        return self.standing.games
-
-    def placement_distribution(self) -> list[int]:
-        return self.standing.places[: self.season.players]
-
-    def text(self, lang: Lang = DEFAULT) -> str:
-        """The player's season in ``lang``: games and places, points, rating, and the play
-        statistics of their bot games."""
-        s = self.standing
-        n = self.season.players
-        dist = " / ".join(f"{c}" for c in s.places[:n])
-        pct = " / ".join(f"{100 * c / s.games:.0f}%" for c in s.places[:n]) if s.games else ""
-        if n == 3:
-            places = t(lang, "games: {games}; places 1st–3rd: {counts} ({shares})", games=s.games, counts=dist, shares=pct)
-        else:
-            places = t(lang, "games: {games}; places 1st–4th: {counts} ({shares})", games=s.games, counts=dist, shares=pct)
-        lines = [
-            t(lang, "**{player}** in {season}", player=self.who.name, season=self.season.name),
-            places,
-            t(lang, "average placement: {place}", place=f"{s.average_place:.2f}"),
-            t(
-                lang, "points (uma/oka): total {total}, average {average}",
-                total=f"{s.result_total:+.1f}", average=f"{s.result_total / s.games:+.2f}",
-            ) if s.games else t(lang, "points: none"),
-            t(
-                lang, "penalties: −{penalty}; points after penalties: {points}",
-                penalty=f"{s.penalty:g}", points=f"{s.points_after_penalties:+.1f}",
-            ) if s.penalty else "",
-            tn(lang, "chombo: {n}", "chombo: {n}", self.chombo) if self.chombo else "",
-            t(lang, "average final score: {score}", score=f"{s.points_total / s.games:,.0f}") if s.games else "",
-            t(lang, "rating ({system}): {rating}", system=self.season.rating, rating=f"{s.rating:.1f}"),
-        ]
-        p = self.play
-        if p is not None and p.hands:
-            r = p.rates()
-            lines.append(
-                t(
-                    lang,
-                    "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
-                    "average win {average_win}, average deal-in {average_deal_in}",
-                    games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
-                    riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
-                    average_deal_in=_num(r["average_deal_in"]),
-                )
-            )
-        lines += [_sentence(n.sentence(lang)) for n in self.notes]
-        return "\n".join(x for x in lines if x)
-
-
-def _sentence(text: str) -> str:
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "?", "!", "。")) else text + "."
-
-
-def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
-
-
-def _num(x: float | None) -> str:
-    return "–" if x is None else f"{x:,.0f}"
-
-
-@dataclass(slots=True)
-class Entry:
-    """One typed-in line of a result: who, and their final score."""
-
-    who: Who
-    score: int
 
 
 class StandingsService:
@@ -394,37 +188,8 @@ class StandingsService:
         return self._damage.get(s.id, {})
 
     def damage(self, s: SeasonRow, doing: str | None = None) -> StandingsError:
-        """One sentence: what of the season is damaged (the row check's English, for the bot's host),
-        what still works, what an organiser can do (``doing``, a catalog phrase such as
-        :data:`ADDING`: what the damage refuses)."""
-        bad = self.damage_of(s)
-        kw = {"season": s.name, "what": season_damage_text(s, bad), "row": s.id}
-        if doing is not None:
-            return StandingsError(
-                "{doing} is not possible: the season '{season}' is damaged in the database ({what}). Its standings can still be read; "
-                "an organiser can end it with /season end and start a new one, and the bot's host can repair row {row} of the seasons table",
-                doing=UserError(doing), **kw,
-            )
-        if any(c in SETTLING for c in bad):
-            return StandingsError(
-                "the season '{season}' is damaged in the database: {what}. Its standings can still be read, but no result can be added "
-                "to it or changed; an organiser can end it with /season end and start a new one, and the bot's host can repair row "
-                "{row} of the seasons table", **kw,
-            )
-        if "active" in bad:
-            return StandingsError(
-                "the season '{season}' is damaged in the database: {what}. It counts as not running; an organiser can end it with "
-                "/season end and start a new one, and the bot's host can repair row {row} of the seasons table", **kw,
-            )
-        if "min_games" in bad:
-            return StandingsError(
-                "the season '{season}' is damaged in the database: {what}. Everything else of it works; every player is listed "
-                "meanwhile, and the bot's host can repair row {row} of the seasons table", **kw,
-            )
-        return StandingsError(
-            "the season '{season}' is damaged in the database: {what}. Everything else of it works, and the bot's host can repair "
-            "row {row} of the seasons table", **kw,
-        )
+        """One sentence on the season's damage (see :func:`bot.standings.damage.season_refusal`)."""
+        return season_refusal(s, self.damage_of(s), doing)
 
     def _require_sound(self, s: SeasonRow, doing: str) -> None:
         if any(c in SETTLING for c in self.damage_of(s)):
@@ -939,92 +704,9 @@ class StandingsService:
         self, guild_id: int | None, actor_id: int | None, text: str, filename: str, *, names: str = "",
         resolve: Callable[[str], Who] | None = None, known_member: Callable[[str], Who | None] | None = None, season: str | None = None,
     ) -> list[GameRow]:
-        """Record the game(s) of a Tenhou XML / tenhou.net/6 / mjai / Majiang log (also the bot's own
-        exports). The engine replays the log, and the scores recorded are the replay's, which the
-        replay checks against the log's own. ``names`` maps log names or seats (E/S/W/N from the
-        first dealer) to members or guests: ``"Aさん=<@123>, S=guest:Kana"``; a log name not mapped
-        is the member of that name (``known_member``) or else a guest of that name."""
-        from engine.logs.detect import parse_any
-        from engine.logs.record import LogFormatError
-
-        s = await self.season(guild_id, season) if season and season.strip() else await self.default_season(guild_id)
-        if not s.active:
-            raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
-        if s.id in await league_season_ids(self.repo.db, guild_id):  # its own tables' results only (issue 30)
-            raise StandingsError("the season '{season}' is a league's: it takes only its own tables' results, an in-person table's by /result add",
-                                 season=s.name)
-        self._require_sound(s, IMPORTING)
-        digest = hashlib.sha1(text.encode()).hexdigest()
-        dup = await self.repo.find_import(guild_id, digest)
-        if dup is not None:
-            raise StandingsError("that log was already imported as game #{game}", game=dup)
-        try:
-            records = parse_any(text, filename)
-        except LogFormatError as e:
-            raise StandingsError("I could not read that file: {error}", error=str(e)) from None
-        mapping = _parse_mapping(names, resolve)
-        prepared = []
-        for i, rec in enumerate(records):
-            prepared.append(await asyncio.to_thread(_replay_for_import, rec))
-            several = len(records) > 1  # then the refusal names which game of the file
-            got = prepared[-1]
-            if isinstance(got, str):
-                if several:
-                    raise StandingsError("that log does not replay (game {game} of the file): {error}", game=i + 1, error=str(got))
-                raise StandingsError("that log does not replay: {error}", error=str(got))
-            n = len(got.names)
-            if n != s.players and several:
-                raise StandingsError(
-                    "the season '{season}' plays {players}-player games, and the log (game {game} of the file) has {n} players",
-                    season=s.name, players=s.players, game=i + 1, n=n,
-                )
-            if n != s.players:
-                raise StandingsError(
-                    "the season '{season}' plays {players}-player games, and the log has {n} players", season=s.name, players=s.players, n=n
-                )
-        out = []
-        for i, got in enumerate(prepared):
-            assert not isinstance(got, str)
-            whos = []
-            for seat, log_name in enumerate(got.names):
-                w = mapping.get(SEATS[seat]) or mapping.get(log_name.casefold())
-                if w is None:
-                    w = (known_member(log_name) if known_member else None) or Who.guest(log_name or f"seat {SEATS[seat]}")
-                whos.append(w)
-            keys = [w.player for w in whos]
-            dupe = next((w for w in whos if keys.count(w.player) > 1), None)
-            if dupe is not None:
-                seats = ", ".join(SEATS[j] for j, k in enumerate(keys) if k == dupe.player)
-                raise StandingsError(
-                    "seats {seats} would both be {player}: map them to different players with names:, "
-                    "e.g. names:\"{first}=guest:{player} A, {last}=guest:{player} B\"",
-                    seats=seats, player=dupe.name, first=SEATS[keys.index(dupe.player)],
-                    last=SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)],
-                )
-            lines = self._settled(s, whos, got.points, sticks=got.sticks, leftover="none", start_total=got.start_total,
-                                  ties=s.ties)
-            data = {
-                "file": filename, "format": got.format, "log_names": list(got.names), "complete": got.complete,
-                "sha1": digest, "index": i, "log_ruleset": got.ruleset,
-            }
-            if s.house is not None and got.rules is not None:
-                # whether the log played the season's house rules, and if not how it differs
-                try:
-                    data["house_differences"] = rule_differences(rules_of(s.ruleset, s.options), got.rules)
-                except ValueError as e:
-                    data["house_differences"] = [f"the season's house rules cannot be read ({e})"]
-            out.append(GameRow(id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="import", ruleset=got.ruleset,
-                               finished_at=self.clock(), status="ok", sticks=got.sticks, data=data, players=lines))
-
-        def write(conn: sqlite3.Connection) -> None:  # every game of the file, or none
-            for g in out:
-                g.id = sql.insert_game(conn, g, entered_by=actor_id)
-                self._rate(conn, s, g.id, g.players)
-                sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result import",
-                          after=g.to_json())
-
-        await self.repo.write(write)
-        return out
+        """Record the game(s) of a log file: see :func:`bot.standings.imports.import_log`."""
+        return await imports.import_log(self, guild_id, actor_id, text, filename, names=names, resolve=resolve, known_member=known_member,
+                                        season=season)
 
     # ================================================================ reading
 
@@ -1166,30 +848,8 @@ class StandingsService:
             return None
 
     async def export_csv(self, guild_id: int | None, season: str | None = None) -> tuple[SeasonRow, str, bytes]:
-        """``(the season, a file name, the CSV)``: one line per seat of each game, then one per penalty
-        (``source`` penalty or chombo, ``result`` the points taken off, ``reason`` and ``entered_by``)."""
-        s = await self.season(guild_id, season)
-        rows = await self.repo.season_export(s.id)
-        buf = io.StringIO()
-        cols = ["game", "finished_at", "source", "status", "sticks", "seat", "player", "name", "points", "place", "result", "rating", "rating_delta",
-                "reason", "entered_by"]
-        w = csv.DictWriter(buf, fieldnames=cols)
-        w.writeheader()
-
-        def when(at: Any) -> Any:
-            if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at < 1e11:
-                return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at))
-            return at
-
-        for r in rows:
-            r = dict(r)
-            r["finished_at"] = when(r["finished_at"])
-            w.writerow(r)  # a damaged value is written as stored
-        for p in await season_penalties(self.repo.db, s.id):
-            w.writerow({"game": p.game_id or "", "finished_at": when(p.at), "source": p.kind, "status": "ok", "player": p.player, "name": p.name,
-                        "result": f"{-p.points:g}", "reason": p.reason, "entered_by": f"u:{p.by_id}" if p.by_id else ""})
-        safe = re.sub(r"[^A-Za-z0-9._-]+", "-", s.name).strip("-") or f"season-{s.id}"
-        return s, f"{safe}.csv", buf.getvalue().encode()
+        """The season as CSV: see :func:`bot.standings.export.export_csv`."""
+        return await export.export_csv(self, guild_id, season)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -1234,68 +894,3 @@ def _parse_uma(uma: str | Sequence[float], n: int) -> tuple[float, ...]:
         except ValueError:
             raise StandingsError("the uma is {n} numbers separated by commas, like 20,10,-10,-20", n=n) from None
     return tuple(float(x) for x in uma)
-
-
-def _parse_mapping(names: str, resolve: Callable[[str], Who] | None) -> dict[str, Who]:
-    """``"Aさん=<@1>, S=guest:Kana"`` -> {casefolded log name or seat letter: Who}."""
-    out: dict[str, Who] = {}
-    for part in re.split(r"[;,\n]", names or ""):
-        if not part.strip():
-            continue
-        if "=" not in part:
-            raise StandingsError("'{part}' is not a mapping: write log name=player, like Aさん=@alice or S=guest:Kana", part=part.strip())
-        key, _, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if value.casefold().startswith("guest:"):
-            who = Who.guest(value[6:])
-        elif resolve is not None:
-            who = resolve(value)
-        else:
-            raise StandingsError("I do not know the player '{player}'", player=value)
-        out[key.upper() if key.upper() in SEATS and len(key) == 1 else key.casefold()] = who
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Imported:
-    names: tuple[str, ...]  # in seat order from the first dealer
-    points: list[int]
-    sticks: int
-    start_total: int
-    complete: bool
-    format: str
-    ruleset: str
-    rules: Any = None  # the Ruleset the log played (compared with a season's house rules)
-
-
-def _replay_for_import(rec: Any) -> _Imported | str:
-    """Replay one record (worker thread); the scores in seat order from the first dealer, or why not."""
-    from engine.logs.replay import ReplayReport, replay_record
-
-    report = ReplayReport()
-    try:
-        game = replay_record(rec, report)
-    except Exception as e:  # the engine's log errors are ValueErrors; anything else is reported the same way
-        return str(e)
-    if report.skipped:
-        return report.skipped[0].get("why", "the log is not under standard rules")
-    if game is None or not report.ok:
-        if report.mismatches:
-            m = report.mismatches[0]
-            return f"hand {m.hand}: {m.what} (log {m.expected}, engine {m.got})"
-        if report.errors:
-            return report.errors[0].get("error", "unreadable")
-        return "the engine could not replay it"
-    n = game.players
-    first = rec.hands[0]
-    offset = (first.dealer - first.hand_number) % n
-    seat_of = [(s - offset) % n for s in range(n)]
-    names = tuple(rec.names[s] if s < len(rec.names) else "" for s in range(n))
-    if game.over and not game.truncated:
-        points = [game.final_scores[seat_of[s]] for s in range(n)]
-        sticks, complete = 0, True
-    else:
-        points = [game.scores[seat_of[s]] for s in range(n)]
-        sticks, complete = game.sticks, False
-    start_total = sum(first.scores) + 1000 * first.sticks
-    return _Imported(names, points, sticks, start_total, complete, rec.format, game.ruleset.name, game.ruleset)
