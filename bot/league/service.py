@@ -54,10 +54,9 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.errors import UserError
 from bot.i18n import N_, Lang, t, tn
 from bot.league import in_person
-from bot.league.errors import LeagueError
+from bot.league.errors import LeagueError, _clean
 from bot.league.report import RoundReport, Substitution, TableReport, mode_word, seating_word
 from bot.league.seating import SeatingError, seat_round
 from bot.render.names import SUBSTITUTE_AI
@@ -77,22 +76,6 @@ DEFAULT_MISSES = 3
 DEFAULT_ROUND_HOURS = 168
 LONGEST_SLEEP = 3600.0  # the deadline task looks again at least this often
 AI_KIND = "smart"
-
-
-def _clean(text: str, what: str, limit: int) -> str:
-    """Typed text as stored: spaces collapsed, 1 to ``limit`` characters of printable text.
-    ``what`` (a catalog message, ``N_("a league's name")``) is put in the reader's language too."""
-    out = " ".join(text.split())
-    named = UserError(what)  # a field that is a refusal is read in the reader's language
-    if not out or len(out) > limit:
-        raise LeagueError("{what} needs 1 to {limit} characters", what=named, limit=limit)
-    try:
-        out.encode("utf-8")
-    except UnicodeEncodeError:
-        raise LeagueError("{what} has characters that are not text", what=named) from None
-    if any(not ch.isprintable() for ch in out):
-        raise LeagueError("{what} has control characters", what=named)
-    return out
 
 
 @dataclass(slots=True)
