@@ -7,6 +7,7 @@ database and in every answer; the round's post names the substitute."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,8 @@ from tests.bot.harness import Club, club, make_organiser, play_out, rows
 NAMES = ("org", "p01", "p02", "sub")
 
 
-async def _say(c: Club, who: str, name: str, options: dict[str, Any] | None = None) -> str:
-    rec = await c.server.slash(c.users[who].id, c.guild_id, c.channel_id, name, options or {})
+async def _say(c: Club, who: str, name: str, options: dict[str, Any] | None = None, *, locale: str = "en-US") -> str:
+    rec = await c.server.slash(c.users[who].id, c.guild_id, c.channel_id, name, options or {}, locale=locale)
     await rec.reply(timeout=60)
     for _ in range(200):  # a deferred answer: wait for its follow-up
         text = "\n".join(c.replies(rec))
@@ -74,7 +75,9 @@ def test_a_human_substitute_gets_the_hand_plays_it_to_the_end_and_is_named(tmp_p
             await c.server.wait_for(lambda: len(_hand_dms(c, "p02", table)) > had or None, timeout=20, what="p02's hand again")
 
             # ---- sub again, and plays through DMs to the end (p01 too; the other seats are AI)
-            await _say(c, "org", "league substitute", {"table": table, "absent": ids["p02"], "member": ids["sub"]})
+            # (asked in Japanese: answered in Japanese, no English word of ours)
+            again = await _say(c, "org", "league substitute", {"table": table, "absent": ids["p02"], "member": ids["sub"]}, locale="ja")
+            assert "p02" in again and not re.findall(r"[A-Za-z]{2,}", re.sub(r"p02|sub", " ", again)), again
             clicks = await play_out(c, ["p01", "sub"], seconds=300, table=table)
             assert clicks > 0
             post = await c.server.wait_for(
