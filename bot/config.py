@@ -10,6 +10,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.shards import ShardPlan, ShardsError, parse_shards
+
 
 class ConfigError(Exception):
     """A setting that cannot be used; the message is one plain sentence."""
@@ -29,6 +31,8 @@ class Settings:
     gateway: str = ""  # testing only: its gateway websocket URL
     #: the mjai programs a club may seat (``/table add-ai kind:mjai:<name>``): name -> argv
     mjai_bots: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the gateway shards this process holds (JANTAKU_SHARDS, bot/shards.py); None: one unsharded connection
+    shards: ShardPlan | None = None
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -45,6 +49,10 @@ class Settings:
         conns = os.environ.get("HTTP_CONNECTIONS", "48").strip() or "48"
         if not conns.isdigit():
             raise ConfigError(f"HTTP_CONNECTIONS must be a whole number (0 = no limit), not {conns!r}")
+        try:
+            shards = parse_shards(os.environ.get("JANTAKU_SHARDS"))
+        except ShardsError as e:
+            raise ConfigError(str(e)) from None
         return cls(
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             dev_guild_id=int(guild) if guild else None,
@@ -57,6 +65,7 @@ class Settings:
             api_base=os.environ.get("JANTAKU_DISCORD_API", "").strip(),
             gateway=os.environ.get("JANTAKU_DISCORD_GATEWAY", "").strip(),
             mjai_bots=mjai_bots(os.environ),
+            shards=shards,
         )
 
 

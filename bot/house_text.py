@@ -7,12 +7,12 @@ both presets), told in its own words with its own values — "4 han 30 fu is a m
 option by option even though it is "unchanged" against itself); :func:`changed_rule_lines` gives the
 lines ``/rule house:`` and ``/house show`` print. The texts are catalog messages (English and
 Japanese); an option with no text of its own is said as its description with the value played and
-the book's value. Chombo is no engine option: the presets' penalties are stated from their books
-(EMA 2016 notes: 20,000 points after uma; WRC 2022: 30,000), as engine/rules/options.py notes them.
+the book's value. Chombo is the options ``chombo`` and ``chombo_penalty`` (a score sheet applies them).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,9 +21,8 @@ from bot.render.names import ruleset_label
 from engine.rules.base import Ruleset, find_ruleset
 from engine.rules.catalog import OptionSpec, option_specs, show_value
 
-#: the presets described option by option, and their chombo penalty (points off the final score)
+#: the presets described option by option
 PRESETS = ("ema", "wrc")
-CHOMBO = {"ema": 20_000, "wrc": 30_000}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +59,11 @@ def _own(c: Change, rules: Ruleset, lang: Lang) -> str | None:
         if v:
             return t(lang, "Kiriage mangan: 4 han 30 fu and 3 han 60 fu are scored as a mangan, 8,000 (dealer 12,000), not 7,700 (11,600).")
         return t(lang, "No kiriage: 4 han 30 fu and 3 han 60 fu stay 7,700 (dealer 11,600); a mangan starts at 5 han or 4 han 40 fu.")
+    if c.key in ("chombo", "chombo_penalty"):
+        if o.chombo == "penalty":
+            return t(lang, "Chombo: the offender loses {points} points off their final result, after uma.", points=_pts(o.chombo_penalty))
+        return t(lang, "Chombo: the offender pays a mangan as if the others had won by tsumo (a non-dealer 2,000 to each and 4,000 to "
+                       "the dealer, a dealer 4,000 to each) and the hand is replayed.")
     if c.key == "uma":
         return t(lang, "Uma: {uma} (in thousands, first to last place), added to each player's final result.", uma=_uma(v))
     if c.key in ("start_points", "return_points"):
@@ -125,6 +129,8 @@ def changed_rule_lines(rules: Ruleset, lang: Lang) -> list[str]:
     for c in changes:
         if c.key == "return_points" and any(x.key == "start_points" for x in changes):
             continue  # said once, with the starting points
+        if c.key == "chombo_penalty" and any(x.key == "chombo" for x in changes):
+            continue  # said once, with the chombo
         if c.key.startswith("abortive_draws."):
             draws[bool(c.value)].append(c)
             continue
@@ -133,7 +139,7 @@ def changed_rule_lines(rules: Ruleset, lang: Lang) -> list[str]:
         if own is None:
             own = t(lang, "{about}: {value} here (the {book} rules: {usual}).", about=about, value=show_value(c.value),
                     book=ruleset_label(rules.rule_book, lang), usual=show_value(c.usual))
-        lines.append(f"• **{c.rule}** {own}" if c.rule else f"• {own}")
+        lines.append(f"• **{c.rule}** {own}" if re.search(r"\d", c.rule) else f"• {own}")  # a rule id, not a group's name
     for played, group in draws.items():
         if not group:
             continue
@@ -143,10 +149,6 @@ def changed_rule_lines(rules: Ruleset, lang: Lang) -> list[str]:
             lines.append(f"• **{ids}** " + t(lang, "These abortive draws are played: {rules}.", rules=names))
         else:
             lines.append(f"• **{ids}** " + t(lang, "These abortive draws are not played, and the hand goes on: {rules}.", rules=names))
-    penalty = CHOMBO.get(rules.name)
-    if penalty:
-        lines.append("• " + t(lang, "A chombo costs {points} points off the final score, after uma (the {book} rules).",
-                              points=_pts(penalty), book=rules.name.upper()))
     return lines
 
 

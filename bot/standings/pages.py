@@ -104,6 +104,8 @@ class PlayerStats:
     chart: bytes = b""
     notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
     chombo: int = 0  # chombo entered in the season (their points are in the standing's penalty)
+    sheet_games: int = 0  # of ``bot_games``, those kept on a score sheet (/sheet): no calls counted
+    sheet_counts: tuple[int, int] = (0, 0)  # draws and chombo over the sheet games (their stored data)
 
     @property
     def games(self) -> int:
@@ -142,16 +144,30 @@ class PlayerStats:
         p = self.play
         if p is not None and p.hands:
             r = p.rates()
-            lines.append(
-                t(
-                    lang,
-                    "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
-                    "average win {average_win}, average deal-in {average_deal_in}",
-                    games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
-                    riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
-                    average_deal_in=_num(r["average_deal_in"]),
+            if self.sheet_games:
+                lines.append(
+                    t(
+                        lang,
+                        "games kept hand by hand: {games}, {sheets} of them on a score sheet ({hands} hands) — win {win}, "
+                        "deal-in {deal_in}, riichi {riichi}; average win {average_win}, average deal-in {average_deal_in}; "
+                        "on the sheets {draws} draws, {chombo} chombo",
+                        draws=self.sheet_counts[0], chombo=self.sheet_counts[1],
+                        games=self.bot_games, sheets=self.sheet_games, hands=p.hands, win=_pct(r["win_rate"]),
+                        deal_in=_pct(r["deal_in_rate"]), riichi=_pct(r["riichi_rate"]), average_win=_num(r["average_win"]),
+                        average_deal_in=_num(r["average_deal_in"]),
+                    )
                 )
-            )
+            else:
+                lines.append(
+                    t(
+                        lang,
+                        "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
+                        "average win {average_win}, average deal-in {average_deal_in}",
+                        games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
+                        riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
+                        average_deal_in=_num(r["average_deal_in"]),
+                    )
+                )
         lines += [_sentence(n.sentence(lang)) for n in self.notes]
         return "\n".join(x for x in lines if x)
 

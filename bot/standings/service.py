@@ -433,6 +433,51 @@ class StandingsService:
         await self.repo.write(write)
         return g
 
+    async def record_sheet(
+        self, guild_id: int | None, actor_id: int | None, season_id: int | None, whos: Sequence[Who], own: Sequence[tuple[int, int, float]],
+        *, points: Sequence[int], sticks: int, ruleset: str, penalties: Sequence[float], data: dict[str, Any],
+        also: Callable[[sqlite3.Connection, int], None],
+    ) -> GameRow:
+        """A game kept hand by hand on a score sheet (``/sheet``), recorded like a bot game: in the
+        season ``season_id`` while it runs and is sound (settled by its uma/oka from ``points``, the
+        scores before the ``sticks`` left on the table, ties by seat order, less each seat's chombo
+        ``penalties`` in result points; rated), else without a season with the sheet's ``own``
+        (points, place, result) per seat. ``also(conn, game_id)`` runs in the same write."""
+        s = await self._reload_id(season_id) if season_id is not None else None
+        if s is not None and (not s.active or any(c in SETTLING for c in self.damage_of(s))):
+            s = None
+        if s is not None:
+            lines = self._settled(s, whos, points, sticks=sticks)
+            for line, penalty in zip(lines, penalties):
+                line.result = round(line.result - penalty, 3)
+        else:
+            lines = [
+                PlayerLine(seat=i, player=w.player, user_id=w.user_id, name=w.name, kind=w.kind, points=p, place=place, result=r)
+                for i, (w, (p, place, r)) in enumerate(zip(whos, own))
+            ]
+        g = GameRow(
+            id=0, guild_id=guild_id, season_id=s.id if s else None, table_id=None, source="sheet", ruleset=ruleset,
+            finished_at=self.clock(), status="ok", sticks=sticks if s else 0, data=data, players=lines,
+        )
+
+        def write(conn: sqlite3.Connection) -> None:
+            g.id = sql.insert_game(conn, g, entered_by=actor_id)
+            if s is not None:
+                self._rate(conn, s, g.id, lines)
+            sql.audit(conn, guild_id=guild_id, season_id=g.season_id, game_id=g.id, actor_id=actor_id, action="sheet end", after=g.to_json())
+            also(conn, g.id)
+            for hook in self.result_recorders if s is not None else ():  # (a league's in-person table takes its result)
+                conn.execute("SAVEPOINT result_hook")
+                try:
+                    hook(conn, g)
+                except Exception:
+                    log.exception("game %s: a result hook failed; the result itself is kept", g.id)
+                    conn.execute("ROLLBACK TO result_hook")
+                conn.execute("RELEASE result_hook")
+
+        await self.repo.write(write)
+        return g
+
     async def _game_in_club(self, guild_id: int | None, game_id: int) -> GameRow:
         try:
             g = await self.repo.get_game(game_id)
@@ -508,6 +553,8 @@ class StandingsService:
         g = await self._game_in_club(guild_id, game_id)
         if g.status == "void":
             raise StandingsError("game #{game} was voided and cannot be edited", game=game_id)
+        if g.source == "sheet":
+            raise StandingsError("game #{game} was kept hand by hand on a score sheet: its scores come from its hands; void it instead", game=game_id)
         if g.source == "bot":
             raise StandingsError("game #{game} was played at a bot table: its scores come from the game itself; void it instead", game=game_id)
         s = await self._game_season(g)
@@ -772,7 +819,7 @@ class StandingsService:
                     "game #{game} is left out here: it is damaged in the database ({why}); an organiser can take it "
                     "out with /result void game:{game} and enter it again", game=h.game_id, why=why,
                 ))
-        bot = [h for h in history if h.source == "bot" and h.table_id is not None]
+        bot = [h for h in history if (h.source == "bot" and h.table_id is not None) or h.source == "sheet"]  # a sheet's stats are stored with it
         play: SeatStats | None = None
         if bot:
             per_game = await self.game_play_stats([h.game_id for h in bot], players=s.players)
@@ -782,7 +829,14 @@ class StandingsService:
                 if seat_stats is not None and h.seat < len(seat_stats):
                     play.add(seat_stats[h.seat])
         ratings = [h.rating for h in history if h.rating is not None]
-        out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
+        counts = [0, 0]
+        for h in (h for h in bot if h.source == "sheet"):
+            with contextlib.suppress(CorruptRow, LookupError, TypeError, ValueError, AttributeError):  # a damaged row counts nothing
+                data = (await self.repo.get_game(h.game_id)).data  # type: ignore[union-attr]
+                counts = [counts[0] + int(data["draws"][h.seat]), counts[1] + int(data["chombo"][h.seat])]
+        out = PlayerStats(
+            replace(who, name=st.name), s, st, ratings, play, len(bot), sheet_games=sum(h.source == "sheet" for h in bot), sheet_counts=(counts[0], counts[1]),
+        )
         out.notes = left_out + ([self.damage(s)] if self.damage_of(s) else [])
         out.chombo = sum(1 for p in await season_penalties(self.repo.db, s.id) if p.player == who.player and p.kind == "chombo")
         if chart and ratings:

@@ -6,7 +6,7 @@ in English and in Japanese), and the ``ema`` and ``wrc`` presets are described o
 Expected values from the rulebooks, not from our output: kiriage rounds 4 han 30 fu (7,700) up to a
 mangan, 8,000 (riichi.md R-10.2); EMA 2016 and WRC 2015/2022 start at 30,000 with a return of 30,000
 (no oka), uma +15/+5/−5/−15, no red fives; WRC plays head bump; the chombo penalties are 20,000 (EMA)
-and 30,000 (WRC), as engine/rules/options.py quotes the books."""
+and 30,000 (WRC) off the final result, as engine/rules/options.py quotes the books."""
 
 from __future__ import annotations
 
@@ -51,17 +51,17 @@ def test_house_rules_and_presets_read_as_they_are_played(tmp_path: Path) -> None
             # the presets, option by option: /rule ruleset:ema|wrc and /house show ema|wrc
             ema = await _ask(c, "bob", "rule", {"ruleset": "ema"})
             for said in ("Each player starts with 30,000 points and 30,000 are returned at the end: no oka.", "Uma: +15/+5/−5/−15",
-                         "No red fives", "A chombo costs 20,000 points off the final score", "double and triple ron are played",
+                         "No red fives", "Chombo: the offender loses 20,000 points off their final result, after uma", "double and triple ron are played",
                          "No bust"):
                 assert said in ema, (said, ema)
             wrc = await _ask(c, "bob", "house show", {"name": "wrc"})
-            for said in ("Head bump (atamahane)", "Kiriage mangan", "A chombo costs 30,000 points off the final score", "Uma: +15/+5/−5/−15"):
+            for said in ("Head bump (atamahane)", "Kiriage mangan", "Chombo: the offender loses 30,000 points off their final result, after uma", "Uma: +15/+5/−5/−15"):
                 assert said in wrc, (said, wrc)
             assert "unchanged" not in wrc
             # house rules made from a preset say what the preset itself plays
             await _ask(c, "alice", "house new", {"name": "euro", "base": "ema"})
             euro = await _ask(c, "bob", "house show", {"name": "euro"})
-            assert "Uma: +15/+5/−5/−15" in euro and "A chombo costs 20,000" in euro, euro
+            assert "Uma: +15/+5/−5/−15" in euro and "Chombo: the offender loses 20,000 points" in euro, euro
             ja_wrc = await _ask(c, "bob", "rule", {"ruleset": "wrc"}, locale="ja")
             assert "頭ハネ" in ja_wrc and "30,000点" in ja_wrc, ja_wrc
             assert not _LATIN_WORD.findall(re.sub(r"R-[\d.]+|WRC|EMA|multi_ron|triple", " ", ja_wrc)), _LATIN_WORD.findall(ja_wrc)
