@@ -49,15 +49,15 @@ from bot.standings.damage import (
     seasons_in,
     standing_damage,
     standing_damage_text,
-    stats_damage,
 )
 from bot.standings.pages import (
     LeaderboardPage,
     PlayerStats,
 )
 from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Seat, rating_system
+from bot.standings.recompute import add_line, recompute
 from bot.standings.scoring import settle
-from bot.standings.stats import SeatStats, game_stats
+from bot.standings.stats import SeatStats, game_stats, stats_row, usable_stats
 from bot.standings.types import Entry, StandingsError, Who, _DamagedGame
 from bot.storage import repository as sql
 from bot.storage.leagues import league_season_ids
@@ -308,7 +308,7 @@ class StandingsService:
             p.rating, p.rating_delta, p.mu, p.sigma = after.rating, after.rating - before.rating, after.mu, after.sigma
             rows.append((p.rating, p.rating_delta, p.mu, p.sigma, game_id, p.seat))
             st = current.get(p.player) or StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
-            _add(st, p)
+            add_line(st, p)
             st.rating, st.mu, st.sigma = after.rating, after.mu, after.sigma
             current[p.player] = st
         sql.set_ratings(conn, rows)
@@ -707,43 +707,8 @@ class StandingsService:
         return s, games
 
     def _recompute(self, conn: sqlite3.Connection, season: SeasonRow, *, from_game: GameRow | None) -> None:
-        """Ratings from ``from_game``'s place in the season on (all of them for None), then the
-        season's summary rows (in a write). Games before it keep their stored ratings, which are the start."""
-        games = sql.season_games_in(conn, season.id)
-        system = self.system(season.rating)
-        start_at = 0
-        if from_game is not None:
-            key = (from_game.finished_at, from_game.id)
-            start_at = next((i for i, g in enumerate(games) if (g.finished_at, g.id) >= key), len(games))
-        states: dict[str, RatingState] = {}
-        for g in games[:start_at]:
-            for p in g.players:
-                prev = states.get(p.player)
-                count = (prev.games if prev else 0) + 1
-                if p.rating is None:  # a stored rating is missing: recompute everything instead
-                    return self._recompute(conn, season, from_game=None)
-                states[p.player] = RatingState(p.rating, count, p.mu, p.sigma)
-        rows: list[tuple[float | None, float | None, float | None, float | None, int, int]] = []
-        for g in games[start_at:]:
-            before = [states.get(p.player) or system.initial() for p in g.players]
-            after = system.update(before, [Seat(p.player, p.place, p.result) for p in g.players])
-            for p, b, a in zip(g.players, before, after):
-                states[p.player] = a
-                p.rating, p.rating_delta, p.mu, p.sigma = a.rating, a.rating - b.rating, a.mu, a.sigma
-                rows.append((a.rating, p.rating_delta, a.mu, a.sigma, g.id, p.seat))
-        sql.set_ratings(conn, rows)
-        summary: dict[str, StandingRow] = {}
-        for g in games:
-            for p in g.players:
-                st = summary.get(p.player)
-                if st is None:
-                    st = summary[p.player] = StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
-                st.name, st.user_id, st.kind = p.name, p.user_id, p.kind
-                _add(st, p)
-        for player, st in summary.items():
-            final = states[player]
-            st.rating, st.mu, st.sigma = final.rating, final.mu, final.sigma
-        sql.put_standings(conn, list(summary.values()), replace_season=season.id)
+        """The season's ratings from ``from_game`` on and its summary rows (:func:`bot.standings.recompute.recompute`)."""
+        recompute(conn, season, self.system(season.rating), from_game=from_game)
 
     # ---------------------------------------------------------------- import
 
@@ -866,20 +831,20 @@ class StandingsService:
 
     async def game_play_stats(self, game_ids: Sequence[int], *, players: int | None = None) -> dict[int, list[SeatStats]]:
         """Per-seat play statistics of bot games, from the cache or by replaying (then cached)."""
-        out = _usable_stats(await self.repo.cached_stats(game_ids), players)
+        out = usable_stats(await self.repo.cached_stats(game_ids), players)
         for gid in game_ids:
             if gid in out:
                 continue
             lock = self._stats_locks.setdefault(gid, asyncio.Lock())
             async with lock:
-                again = _usable_stats(await self.repo.cached_stats([gid]), players)
+                again = usable_stats(await self.repo.cached_stats([gid]), players)
                 if gid in again:
                     out[gid] = again[gid]
                     continue
                 computed = await self._replay_stats(gid)
                 if computed is None:
                     continue
-                await self.repo.put_stats(gid, [_stats_row(x) for x in computed])
+                await self.repo.put_stats(gid, [stats_row(x) for x in computed])
                 out[gid] = computed
         return out
 
@@ -907,37 +872,6 @@ class StandingsService:
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def _add(st: StandingRow, p: PlayerLine) -> None:
-    st.games += 1
-    st.points_total += p.points
-    st.result_total = round(st.result_total + p.result, 3)
-    st.place_total += p.place
-    while len(st.places) < 4:
-        st.places.append(0)
-    st.places[p.place - 1] += 1
-
-
-def _usable_stats(cached: dict[tuple[int, int], tuple[int, ...]], players: int | None = None) -> dict[int, list[SeatStats]]:
-    """Cached per-seat statistics by game; a game with a damaged or missing cached row (one row per
-    seat, ``players`` of them when known) is left out: it is then computed again from its action log
-    and the cache rewritten."""
-    by_game: dict[int, dict[Any, tuple[Any, ...]]] = {}
-    for (gid, seat), row in cached.items():
-        by_game.setdefault(gid, {})[seat] = row
-    out: dict[int, list[SeatStats]] = {}
-    for gid, seats in by_game.items():
-        want = list(range(players if players else len(seats)))
-        if any(not isinstance(k, int) or stats_damage(row) for k, row in seats.items()) or sorted(seats, key=str) != want:
-            log.warning("game %s: the cached play statistics are damaged; computing them again", gid)
-            continue
-        out[gid] = [SeatStats(*seats[k]) for k in range(len(seats))]
-    return out
-
-
-def _stats_row(x: SeatStats) -> tuple[int, ...]:
-    return (x.hands, x.wins, x.deal_ins, x.riichi, x.calls, x.win_points, x.deal_in_points)
 
 
 def _parse_uma(uma: str | Sequence[float], n: int) -> tuple[float, ...]:
