@@ -3,8 +3,8 @@ total, with a reason, listed by ``/season penalties``, applied to the leaderboar
 standings read them beside their rows: :data:`bot.storage.repository.Repository._PENALTY`), written
 in ``/season export`` and in the audit log with the reason and who entered them.
 
-A chombo is a penalty of its kind, 20 points by default (EMA and WRC: 20,000 points, 20 after the
-division by 1,000 of the final scores). A league's own penalties (``/league penalty``) are listed
+A chombo is a penalty of its kind: by default the season's rules' ``chombo_penalty`` where their chombo is
+a penalty (EMA 20,000 points, WRC 30,000: 20 and 30 result points), else 20. A league's own penalties (``/league penalty``) are listed
 with the season's. No Discord types; refusals are :class:`~bot.standings.service.StandingsError`.
 """
 
@@ -13,7 +13,9 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from typing import Any
 
+from bot.house import rules_of
 from bot.i18n import Lang, t
 from bot.standings.service import StandingsError, StandingsService, Who
 from bot.storage import penalties as sql
@@ -23,6 +25,18 @@ from bot.storage.repository import SeasonRow
 
 CHOMBO_POINTS = 20.0
 REASON_LIMIT = 200
+
+
+def chombo_points(s: SeasonRow) -> float:
+    """A chombo's penalty in result points under the season's rules: their ``chombo_penalty`` where
+    their chombo is a penalty (EMA 20,000, WRC 30,000: 20 and 30), else :data:`CHOMBO_POINTS`."""
+    try:
+        o: Any = rules_of(s.ruleset, s.options or {}).options
+    except ValueError:
+        return CHOMBO_POINTS
+    if getattr(o, "chombo", None) == "penalty" and isinstance(getattr(o, "chombo_penalty", None), int):
+        return float(o.chombo_penalty) / 1000
+    return CHOMBO_POINTS
 
 
 class Penalties:
@@ -46,7 +60,7 @@ class Penalties:
         if points is None:
             if not chombo:
                 raise StandingsError("give the points a penalty takes off, like points:10")
-            points = CHOMBO_POINTS
+            points = chombo_points(s)
         if not 0 < points <= 1000:
             raise StandingsError("a penalty takes off from 0 to 1000 points: give how many it takes off, like 20 for a chombo")
         if await self.repo.standing(s.id, who.player) is None:
