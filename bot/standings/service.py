@@ -447,6 +447,9 @@ class StandingsService:
         if s is not None and (not s.active or any(c in SETTLING for c in self.damage_of(s))):
             s = None
         if s is not None:
+            for check in self.result_checks:  # a league's stand-in credited as its rule says; a refusal changes nothing here
+                with contextlib.suppress(UserError):
+                    whos = await check(s, whos)
             lines = self._settled(s, whos, points, sticks=sticks)
             for line, penalty in zip(lines, penalties):
                 line.result = round(line.result - penalty, 3)

@@ -384,3 +384,42 @@ def test_a_seat_played_by_a_stand_in_then_by_an_ai_names_both_and_credits_the_ab
             await repo.close()
 
     asyncio.run(run())
+
+
+def test_an_in_person_stand_in_is_credited_as_the_absent_member_on_a_typed_result_and_a_sheet(tmp_path: Path) -> None:
+    """Issue 30: a no-show's stand-in at an in-person table; the table's result, typed in or kept on a
+    score sheet, is credited to the absent member (the league's rule) and taken by the table."""
+    from bot.standings.service import Entry
+
+    async def run() -> None:
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            tables, st, league = _services(repo)
+            lg = await league.create(1, 9, "Night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))
+            people = [Who.member(uid, n) for uid, n in USERS] + [Who.member(105 + i, f"m{i}") for i in range(4)]
+            for w in people:
+                await league.join(1, None, w, organiser=True)
+            started = await league.start_round(1, None, 9, 100)
+            stand = Who.member(200, "stand")
+            credited: list[list[str]] = []
+            for n, table in enumerate(started.in_person, 1):
+                absent = next(w for w in people if w.player == table[1].player)
+                assert not await league.substitute_in_person(lg, n, absent, stand if n == 1 else Who.member(201, "other"), actor_id=9)
+                seated = [next(w for w in people if w.player == m.player) for m in table]
+                shown = [(stand if n == 1 else Who.member(201, "other")) if w.player == absent.player else w for w in seated]
+                if n == 1:  # typed in
+                    g = await st.add_result(1, 9, [Entry(w, sc) for w, sc in zip(shown, (45000, 25000, 20000, 10000), strict=True)], season="Night")
+                else:  # kept on a score sheet
+                    g = await st.record_sheet(1, 9, lg.season_id, shown, [(0, 0, 0.0)] * 4, points=[45000, 25000, 20000, 10000], sticks=0,
+                                              ruleset="riichi", penalties=[0.0] * 4, data={}, also=lambda conn, gid: None)
+                credited.append([p.player for p in sorted(g.players, key=lambda p: p.seat)])
+                assert absent.player in credited[-1] and not any(p in ("u:200", "u:201") for p in credited[-1])
+            linked = [e.game_id for e in await sql.round_tables(repo.db, 1, 1) if e.kind == "in_person"]
+            assert all(x is not None for x in linked), linked
+            _, board = await repo.leaderboard(lg.season_id, "points", limit=100)
+            assert {r.player for r in board} == {w.player for w in people}
+        finally:
+            await repo.close()
+
+    asyncio.run(run())
