@@ -1522,11 +1522,16 @@ class Presenter:
         DM, with its buttons if the seat is to act."""
         key = (t.id, seat)
         user_id, message_id = left
-        if user_id is not None and message_id is not None and t.game is not None:
-            with suppress(discord.HTTPException):
-                dm = await self._dm(user_id)
-                await self._pace()
-                await dm.get_partial_message(message_id).edit(view=None)
+        async with self._locks.setdefault(key, asyncio.Lock()):  # a hand on its way to the last player lands first
+            late = t.seats[seat].hand_message_id  # set by that hand after the change: the last player's message
+            t.seats[seat].hand_message_id = None
+            for old in dict.fromkeys(m for m in (message_id, late) if m):
+                if user_id is None or t.game is None:
+                    break
+                with suppress(discord.HTTPException):
+                    dm = await self._dm(user_id)
+                    await self._pace()
+                    await dm.get_partial_message(old).edit(view=None)
         claim = self._claims.pop(key, None)
         if claim is not None and not claim.done.done():
             claim.done.set_result(False)
