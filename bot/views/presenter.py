@@ -159,6 +159,10 @@ class Presenter:
         """A click on a hand's button: the one path that answers it (:class:`HandClick`)."""
         return self.hands.click(table_id, interaction)
 
+    async def seat_changed(self, t: Table, seat: int, *, left: tuple[int | None, int | None] = (None, None)) -> None:
+        """The seat has a new player (a league's substitute): :meth:`HandMessages.seat_changed`."""
+        await self.hands.seat_changed(t, seat, left=left)
+
     def hand_args(self, t: Table, seat: int, lang: Lang = DEFAULT) -> tuple[tuple[Any, ...], dict[str, Any]]:
         """The arguments of ``render_hand`` for this seat's hand picture (its title in ``lang``)."""
         return hand_views.hand_args(t, seat, lang)
