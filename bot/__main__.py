@@ -176,7 +176,7 @@ async def _db(args: argparse.Namespace) -> int:
     from bot.storage.repository import Repository
 
     settings = Settings.load()
-    repo = Repository(args.database or settings.database)
+    repo = Repository(args.database or settings.database_target)
     await repo.open()
     quiet = logging.getLogger("bot")  # the listing says what is damaged; no log lines beside it
     level = quiet.level

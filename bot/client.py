@@ -70,7 +70,7 @@ class JantakuBot(commands.Bot):
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, tree_cls=Tree, **kwargs  # type: ignore[arg-type]
         )
         self.settings = settings
-        self.repo = Repository(settings.database)
+        self.repo = Repository(settings.database_target)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay, mjai_bots=settings.mjai_bots)
         self.standings = StandingsService(self.repo)
         self.house = HouseRules(self.repo)

@@ -20,7 +20,7 @@ class Settings:
     token: str
     dev_guild_id: int | None
     sync_global: bool
-    database: Path
+    database: Path  # the SQLite file (DATABASE_PATH), used when no DATABASE_URL is set
     organiser_role: str
     log_level: str
     ai_delay: float
@@ -29,6 +29,13 @@ class Settings:
     gateway: str = ""  # testing only: its gateway websocket URL
     #: the mjai programs a club may seat (``/table add-ai kind:mjai:<name>``): name -> argv
     mjai_bots: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: a PostgreSQL server's database (``postgresql://user@host/db``, DATABASE_URL) instead of the file
+    database_url: str = ""
+
+    @property
+    def database_target(self) -> str | Path:
+        """What the repository opens: DATABASE_URL when set, else the SQLite file."""
+        return self.database_url or self.database
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -45,7 +52,11 @@ class Settings:
         conns = os.environ.get("HTTP_CONNECTIONS", "48").strip() or "48"
         if not conns.isdigit():
             raise ConfigError(f"HTTP_CONNECTIONS must be a whole number (0 = no limit), not {conns!r}")
+        url = os.environ.get("DATABASE_URL", "").strip()
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(f"DATABASE_URL must be a postgresql:// address, not {url!r}")
         return cls(
+            database_url=url,
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             dev_guild_id=int(guild) if guild else None,
             sync_global=os.environ.get("SYNC_GLOBAL", "").strip().lower() in ("1", "true", "yes"),

@@ -239,9 +239,9 @@ async def damaged_games(db: aiosqlite.Connection, season_id: int, players: int) 
     """``{game id: what is damaged}`` for the season's games (all but the void ones) whose rows cannot be used."""
     out: dict[int, str] = {}
     seats: dict[int, list[Any]] = {}
-    for r in await fetch_all(db, "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.season_id = ? AND g.status IS NOT 'void'", (season_id,)):
+    for r in await fetch_all(db, "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.season_id = ? AND COALESCE(g.status, '') != 'void'", (season_id,)):
         seats.setdefault(r["game_id"], []).append(r)
-    games = await fetch_all(db, "SELECT * FROM games WHERE season_id = ? AND status IS NOT 'void'", (season_id,))
+    games = await fetch_all(db, "SELECT * FROM games WHERE season_id = ? AND COALESCE(status, '') != 'void'", (season_id,))
     for g in games:
         why = _game_damage(g, seats.get(g["id"], []), players)
         if why:

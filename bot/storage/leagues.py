@@ -339,8 +339,8 @@ async def misses(db: aiosqlite.Connection, table_id: int) -> dict[int, int]:
 
 def _insert(conn: sqlite3.Connection, table: str, allowed: frozenset[str], fields: Mapping[str, Any]) -> int:
     cols = _checked(table, allowed, fields)
-    sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
-    return int(conn.execute(sql, tuple(fields.values())).lastrowid or 0)
+    sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) RETURNING id"
+    return int(conn.execute(sql, tuple(fields.values())).fetchone()[0])
 
 
 def insert_league(conn: sqlite3.Connection, **fields: Any) -> int:
@@ -419,7 +419,7 @@ def add_miss(conn: sqlite3.Connection, table_id: int, seat: int) -> int:
     """One more missed turn for a seat; how many it has now."""
     conn.execute(
         "INSERT INTO league_misses (table_id, seat, misses) VALUES (?, ?, 1)"
-        " ON CONFLICT (table_id, seat) DO UPDATE SET misses = misses + 1",
+        " ON CONFLICT (table_id, seat) DO UPDATE SET misses = league_misses.misses + 1",
         (table_id, seat),
     )
     row = conn.execute("SELECT misses FROM league_misses WHERE table_id = ? AND seat = ?", (table_id, seat)).fetchone()

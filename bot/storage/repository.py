@@ -30,7 +30,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.reads import fetch_all, fetch_one
+from bot.storage import postgres
+from bot.storage.reads import ReadDB, fetch_all, fetch_one
 from bot.storage.writer import Writer
 
 log = logging.getLogger(__name__)
@@ -532,21 +533,34 @@ def _put_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[SeatRow]
 
 class Repository:
     def __init__(self, path: str | Path) -> None:
+        """``path``: a SQLite file, or a ``postgresql://`` URL (:mod:`bot.storage.postgres`)."""
         self.path = str(path)
-        self._db: aiosqlite.Connection | None = None
-        self._writer: Writer | None = None
+        #: ``"postgres"`` for a server URL, else ``"sqlite"``
+        self.backend = "postgres" if postgres.is_url(path) else "sqlite"
+        self._db: ReadDB | None = None
+        self._writer: Writer | postgres.PgWriter | None = None
         #: run inside the write that records a finished bot game, on the writer thread (the
         #: standings attach the season and the ratings there): ``hook(conn, game_id, game_dict)``
         self.game_recorders: list[Callable[[sqlite3.Connection, int, dict[str, Any]], None]] = []
 
     @property
-    def db(self) -> aiosqlite.Connection:
-        """The aiosqlite connection reads go through (writes go through :meth:`write`)."""
+    def db(self) -> ReadDB:
+        """What reads go through (:mod:`bot.storage.reads`): the aiosqlite connection, or the
+        PostgreSQL read pool (writes go through :meth:`write`)."""
         if self._db is None:
             raise RuntimeError("the database is not open")
         return self._db
 
     async def open(self) -> None:
+        if self.backend == "postgres":
+            try:
+                self._db = await postgres.PgReads.open(self.path)
+                self._writer = await postgres.PgWriter.open(self.path)
+                await self.migrate()
+            except BaseException:
+                await self.close()
+                raise
+            return
         if self.path == ":memory:":
             raise ValueError("the bot's database is a file: reads and the writer each open it")
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -568,7 +582,15 @@ class Repository:
         await fetch_all(self.db, f"PRAGMA {statement}")
 
     async def pragma(self, statement: str) -> None:
-        """Set a per-connection PRAGMA (``query_only = ON``) on the read and the write connection."""
+        """Set a per-connection PRAGMA (``query_only = ON``) on the read and the write connection.
+        On PostgreSQL only ``query_only`` has a meaning: the writer's transactions become read-only."""
+        if self.backend == "postgres":
+            key, _, value = (x.strip().lower() for x in statement.partition("="))
+            if key != "query_only" or self._writer is None:
+                raise ValueError(f"PRAGMA {statement} has no PostgreSQL equivalent")
+            flag = "on" if value in ("on", "1", "true") else "off"
+            await self._writer.call(lambda conn: conn.execute(f"SET default_transaction_read_only = {flag}"))
+            return
         await self._read_pragma(statement)
         if self._writer is None:
             raise RuntimeError("the database is not open")
@@ -584,7 +606,8 @@ class Repository:
 
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``fn(conn)`` as one write: one ``BEGIN IMMEDIATE … COMMIT`` transaction on the writer
-        thread (ROLLBACK and the error raised here if it fails). ``fn`` is plain ``sqlite3``: no
+        thread (ROLLBACK and the error raised here if it fails). ``fn`` is plain ``sqlite3`` (on
+        PostgreSQL: the same calls on :class:`bot.storage.postgres.PgConnection`): no
         coroutines, nothing that touches the event loop. One trip to the thread per write, however
         many statements: at 200 busy tables a trip per statement capped the bot at ~50 moves/s."""
         if self._writer is None:
@@ -601,11 +624,26 @@ class Repository:
         return int(row[0]) if row and row[0] is not None else 0
 
     async def migrate(self) -> int:
+        return await self.migrate_to_version(None)
+
+    async def migrate_to_version(self, last: int | None) -> int:
+        """Apply the migrations not applied yet, up to ``last`` (None: all), in one write. On
+        PostgreSQL each statement is :func:`bot.storage.postgres.ddl` of the same file, after
+        :data:`bot.storage.postgres.FUNCTIONS`."""
         files = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
-        scripts = [(int(f.name[:4]), f.name, _statements(f.read_text())) for f in files]
+        pg = self.backend == "postgres"
+        scripts = [
+            (int(f.name[:4]), f.name, [postgres.ddl(x) if pg else x for x in _statements(f.read_text())])
+            for f in files
+            if last is None or int(f.name[:4]) <= last
+        ]
+        version_table = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
 
         def apply(conn: sqlite3.Connection) -> tuple[int, list[str]]:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            if pg:
+                for fn in postgres.FUNCTIONS:
+                    conn.execute(fn)
+            conn.execute(postgres.ddl(version_table) if pg else version_table)
             row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = int(row[0]) if row and row[0] is not None else 0
             applied = []
@@ -633,11 +671,11 @@ class Repository:
         fields["options"] = json.dumps(fields.get("options") or {})
         fields["created_at"] = time.time()
         cols = _checked("tables", TABLE_COLUMNS, fields)
-        sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
+        sql = f"INSERT INTO tables ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) RETURNING id"
         values = tuple(fields.values())
 
         def create(conn: sqlite3.Connection) -> int:
-            tid = int(conn.execute(sql, values).lastrowid or 0)
+            tid = int(conn.execute(sql, values).fetchone()[0])
             _put_seats(conn, tid, seats)
             return tid
 
@@ -1100,7 +1138,12 @@ class Repository:
         return problems
 
     async def backup(self, dest: str | Path) -> None:
-        """Online backup through SQLite's backup API (safe while the bot runs)."""
+        """Online backup through SQLite's backup API (safe while the bot runs). On PostgreSQL:
+        ``pg_dump --format=custom`` of the database to ``dest`` (one consistent snapshot, taken
+        while the bot runs; ``pg_restore`` reads it back); without pg_dump on the PATH it says so."""
+        if self.backend == "postgres":
+            await postgres.dump(self.path, str(dest))
+            return
         target = await aiosqlite.connect(str(dest))
         try:
             await self.db.backup(target)
@@ -1170,11 +1213,11 @@ class Repository:
             fields["options"] = json.dumps(fields["options"] or {}, sort_keys=True)
         fields.setdefault("started_at", time.time())
         cols = _checked("seasons", SEASON_COLUMNS, fields)
-        sql = f"INSERT INTO seasons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
+        sql = f"INSERT INTO seasons ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) RETURNING id"
         after = {k: (json.loads(v) if k in ("uma", "options") else v) for k, v in fields.items()}
 
         def create(conn: sqlite3.Connection) -> int:
-            sid = int(conn.execute(sql, tuple(fields.values())).lastrowid or 0)
+            sid = int(conn.execute(sql, tuple(fields.values())).fetchone()[0])
             audit(
                 conn,
                 guild_id=fields.get("guild_id"),
@@ -1344,7 +1387,7 @@ class Repository:
     _ORDER = {
         "points": "result_total - penalty DESC, games DESC, player",
         "rating": "rating DESC, games DESC, player",
-        "placement": "CAST(place_total AS REAL) / games ASC, games DESC, player",
+        "placement": "CAST(place_total AS DOUBLE PRECISION) / games ASC, games DESC, player",
     }
 
     async def leaderboard(
@@ -1355,7 +1398,7 @@ class Repository:
         where = "season_id = ? AND kind != 'ai' AND games >= ? AND games > 0"
         row = await fetch_one(self.db, f"SELECT COUNT(*) FROM standings WHERE {where}", (season_id, min_games))
         total = int(row[0]) if row else 0
-        rows = [self._standing(r) for r in await fetch_all(self.db, f"SELECT *, {self._PENALTY} FROM standings WHERE {where} ORDER BY {order} LIMIT ? OFFSET ?", (season_id, min_games, limit, offset))]
+        rows = [self._standing(r) for r in await fetch_all(self.db, f"SELECT * FROM (SELECT *, {self._PENALTY} FROM standings WHERE {where}) s ORDER BY {order} LIMIT ? OFFSET ?", (season_id, min_games, limit, offset))]
         return total, rows
 
     async def standing(self, season_id: int, player: str) -> StandingRow | None:
@@ -1371,8 +1414,8 @@ class Repository:
         through ``games_season`` and probe the player's seat in each: 25 times slower in a big club."""
         q = (
             "SELECT g.id, g.finished_at, g.source, g.table_id, gp.seat, gp.points, gp.place, gp.result, gp.rating"
-            " FROM game_players gp CROSS JOIN games g ON g.id = gp.game_id"
-            " WHERE gp.player = ? AND g.season_id = ? AND g.status = 'ok' ORDER BY g.finished_at, g.id"
+            " FROM game_players gp CROSS JOIN games g"
+            " WHERE g.id = gp.game_id AND gp.player = ? AND g.season_id = ? AND g.status = 'ok' ORDER BY g.finished_at, g.id"
         )
         return [HistoryRow(*tuple(r)) for r in await fetch_all(self.db, q, (player, season_id))]
 
@@ -1529,8 +1572,10 @@ class Repository:
         values = [(game_id, seat, *row) for seat, row in enumerate(rows)]
         await self.write(
             lambda conn: conn.executemany(
-                "INSERT OR REPLACE INTO game_stats (game_id, seat, hands, wins, deal_ins, riichi, calls, win_points, deal_in_points)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO game_stats (game_id, seat, hands, wins, deal_ins, riichi, calls, win_points, deal_in_points)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET hands = excluded.hands,"
+                " wins = excluded.wins, deal_ins = excluded.deal_ins, riichi = excluded.riichi, calls = excluded.calls,"
+                " win_points = excluded.win_points, deal_in_points = excluded.deal_in_points",
                 values,
             )
         )
@@ -1594,10 +1639,10 @@ _SEASON_PLAYERS = (
 def record_bot_game(conn: sqlite3.Connection, table_id: int, g: dict[str, Any]) -> int:
     """A finished bot table's game and its seats (before the standings' hooks); its id."""
     cur = conn.execute(
-        "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data) VALUES (?, ?, 'bot', ?, ?, ?)",
+        "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data) VALUES (?, ?, 'bot', ?, ?, ?) RETURNING id",
         (g["guild_id"], table_id, g["ruleset"], time.time(), json.dumps(g.get("data", {}))),
     )
-    gid = int(cur.lastrowid or 0)
+    gid = int(cur.fetchone()[0])
     conn.executemany(
         "INSERT INTO game_players (game_id, seat, user_id, name, points, place, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
@@ -1625,7 +1670,7 @@ def season_games_in(conn: sqlite3.Connection, season_id: int) -> list[GameRow]:
 def insert_game(conn: sqlite3.Connection, g: GameRow, *, entered_by: int | None = None) -> int:
     cur = conn.execute(
         "INSERT INTO games (guild_id, table_id, source, ruleset, finished_at, data, season_id, status, sticks, entered_by)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             g.guild_id,
             g.table_id,
@@ -1639,7 +1684,7 @@ def insert_game(conn: sqlite3.Connection, g: GameRow, *, entered_by: int | None 
             entered_by,
         ),
     )
-    gid = int(cur.lastrowid or 0)
+    gid = int(cur.fetchone()[0])
     put_players(conn, gid, g.players)
     return gid
 
@@ -1705,8 +1750,13 @@ def put_standings(
     if replace_season is not None:
         conn.execute("DELETE FROM standings WHERE season_id = ?", (replace_season,))
     conn.executemany(
-        "INSERT OR REPLACE INTO standings (season_id, player, user_id, name, kind, games, points_total, result_total, place_total,"
-        " p1, p2, p3, p4, rating, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO standings (season_id, player, user_id, name, kind, games, points_total, result_total, place_total,"
+        " p1, p2, p3, p4, rating, mu, sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (season_id, player) DO UPDATE SET user_id = excluded.user_id, name = excluded.name,"
+        " kind = excluded.kind, games = excluded.games, points_total = excluded.points_total,"
+        " result_total = excluded.result_total, place_total = excluded.place_total, p1 = excluded.p1,"
+        " p2 = excluded.p2, p3 = excluded.p3, p4 = excluded.p4, rating = excluded.rating, mu = excluded.mu,"
+        " sigma = excluded.sigma",
         [
             (
                 s.season_id,
@@ -1790,7 +1840,8 @@ def insert_house(
     """A new profile row; its id (the unique index refuses a second profile of the same name)."""
     now = time.time()
     cur = conn.execute(
-        "INSERT INTO house_rules (guild_id, name, base, options, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO house_rules (guild_id, name, base, options, created_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        " RETURNING id",
         (
             guild_id,
             name,
@@ -1801,7 +1852,7 @@ def insert_house(
             now,
         ),
     )
-    return int(cur.lastrowid or 0)
+    return int(cur.fetchone()[0])
 
 
 def set_house(conn: sqlite3.Connection, house_id: int, **fields: Any) -> None:

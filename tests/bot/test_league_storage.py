@@ -183,13 +183,13 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
     asyncio.run(run())
 
 
-def test_byes_and_a_void_deadline(tmp_path: Path) -> None:
+def test_byes_and_a_void_deadline(database: str) -> None:
     """Six members at four-player tables with byes: one table, the two byes recorded; the round
     deadline passes with the game unfinished and the league set to void: the table is abandoned, no
     game recorded, the round closed and reported so; a second round gives the byes to others."""
 
     async def run() -> None:
-        repo = Repository(tmp_path / "club.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             tables, st, league = _services(repo)
@@ -245,9 +245,9 @@ def test_a_long_league_post_is_cut_at_line_ends_within_discords_limit() -> None:
     assert [len(p) for p in _chunks(long, 2000)] == [2000, 2000, 500]
 
 
-def test_fixed_seating_follows_the_organisers_list(tmp_path: Path) -> None:
+def test_fixed_seating_follows_the_organisers_list(database: str) -> None:
     async def run() -> None:
-        repo = Repository(tmp_path / "club.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             _, _, league = _services(repo)
@@ -273,11 +273,11 @@ def test_fixed_seating_follows_the_organisers_list(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(tmp_path: Path) -> None:
+def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(database: str) -> None:
     async def run() -> None:
         from bot.standings.service import Entry
 
-        repo = Repository(tmp_path / "club.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             tables, st, league = _services(repo)
