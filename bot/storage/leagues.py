@@ -23,8 +23,7 @@ import aiosqlite
 
 from bot.errors import UserError
 from bot.i18n import Lang, t
-from bot.storage.reads import fetch_all
-from bot.storage.repository import (
+from bot.storage.columns import (
     CorruptRow,
     Rule,
     _checked,
@@ -36,6 +35,7 @@ from bot.storage.repository import (
     _text,
     bad_columns,
 )
+from bot.storage.reads import fetch_all
 
 
 def _json_list(v: Any) -> bool:
