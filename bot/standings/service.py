@@ -58,6 +58,7 @@ from bot.standings.scoring import settle
 from bot.standings.stats import SeatStats, game_stats
 from bot.storage import repository as sql
 from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
+from bot.storage.writer import savepoint
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 
 log = logging.getLogger(__name__)
@@ -524,13 +525,11 @@ class StandingsService:
         """Repository hook, on the writer thread: a bot game was just recorded in this write; give
         its seats their identity keys and, if the club's running season plays this ruleset, attach
         it and rate it."""
-        conn.execute("SAVEPOINT standings")
         try:
-            self._attach_bot_game(conn, game_id, g)
+            with savepoint(conn, "standings"):
+                self._attach_bot_game(conn, game_id, g)
         except Exception:
             log.exception("game %s: could not attach it to the standings; the game itself is kept", game_id)
-            conn.execute("ROLLBACK TO standings")
-        conn.execute("RELEASE standings")
 
     def _attach_bot_game(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
         players = sorted(g["players"], key=lambda p: p["seat"])
@@ -625,13 +624,11 @@ class StandingsService:
             self._rate(conn, s, g.id, lines)
             sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result add", after=g.to_json())
             for hook in self.result_recorders:  # (a league's in-person table takes its result)
-                conn.execute("SAVEPOINT result_hook")
                 try:
-                    hook(conn, g)
+                    with savepoint(conn, "result_hook"):
+                        hook(conn, g)
                 except Exception:
                     log.exception("game %s: a result hook failed; the result itself is kept", g.id)
-                    conn.execute("ROLLBACK TO result_hook")
-                conn.execute("RELEASE result_hook")
 
         await self.repo.write(write)
         return g

@@ -230,3 +230,14 @@ def set_player_tile_style(conn: sqlite3.Connection, guild_id: int, user_id: int,
         )
 
 
+
+
+def house_options_in(conn: sqlite3.Connection, house_id: int) -> Any:
+    """A profile's options JSON as stored (None if the profile is gone), inside a write."""
+    r = conn.execute("SELECT options FROM house_rules WHERE id = ?", (house_id,)).fetchone()
+    return r[0] if r is not None else None
+
+
+async def every_house_row(db: Any) -> list[Any]:
+    """Every club's ``house_rules`` rows as stored (unchecked), by id (``db check``)."""
+    return await fetch_all(db, "SELECT * FROM house_rules ORDER BY id")

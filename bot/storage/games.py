@@ -735,3 +735,62 @@ def link_guest(
     return seasons
 
 
+
+
+# ================================================================ rows as stored (unchecked)
+# For the standings' damage answers (bot/standings/damage.py): the rows as they are, whatever is
+# wrong with them, so that a damaged season or game can be named rather than skipped.
+
+_CLUB_SEASONS = "SELECT * FROM seasons WHERE guild_id = ? ORDER BY id"
+_SEASON = "SELECT * FROM seasons WHERE id = ?"
+
+
+async def club_season_rows(db: Any, guild_id: int | None) -> list[Any]:
+    """A club's ``seasons`` rows in the order they were started."""
+    return await fetch_all(db, _CLUB_SEASONS, (guild_id,))
+
+
+def club_season_rows_in(conn: sqlite3.Connection, guild_id: int | None) -> list[Any]:
+    """:func:`club_season_rows` inside a write."""
+    return conn.execute(_CLUB_SEASONS, (guild_id,)).fetchall()
+
+
+async def season_row(db: Any, season_id: int) -> Any:
+    """One ``seasons`` row (None if there is none)."""
+    return await fetch_one(db, _SEASON, (season_id,))
+
+
+def season_row_in(conn: sqlite3.Connection, season_id: int) -> Any:
+    """:func:`season_row` inside a write."""
+    return conn.execute(_SEASON, (season_id,)).fetchone()
+
+
+async def damaged_standing_keys(db: Any, season_id: int) -> list[tuple[str, str]]:
+    """``(player key, name)`` of the season's summary rows (AI seats aside) whose numbers are not
+    numbers, are negative or do not add up."""
+    q = (
+        "SELECT player, name FROM standings WHERE season_id = ? AND kind != 'ai' AND ("
+        " typeof(games) != 'integer' OR games < 0 OR typeof(place_total) != 'integer' OR typeof(points_total) != 'integer'"
+        " OR typeof(result_total) NOT IN ('integer', 'real') OR typeof(rating) NOT IN ('integer', 'real')"
+        " OR typeof(p1) != 'integer' OR typeof(p2) != 'integer' OR typeof(p3) != 'integer' OR typeof(p4) != 'integer'"
+        " OR p1 < 0 OR p2 < 0 OR p3 < 0 OR p4 < 0 OR p1 + p2 + p3 + p4 != games)"
+    )
+    return [(str(r[0]), str(r[1])) for r in await fetch_all(db, q, (season_id,))]
+
+
+async def unvoided_game_rows(db: Any, season_id: int) -> tuple[list[Any], list[Any]]:
+    """The season's ``games`` rows that are not void, and their ``game_players`` rows."""
+    seats = await fetch_all(
+        db,
+        "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id"
+        " WHERE g.season_id = ? AND COALESCE(g.status, '') != 'void'",
+        (season_id,),
+    )
+    games = await fetch_all(db, "SELECT * FROM games WHERE season_id = ? AND COALESCE(status, '') != 'void'", (season_id,))
+    return games, seats
+
+
+async def game_header(db: Any, game_id: int) -> tuple[Any, Any, Any] | None:
+    """``(guild_id, season_id, status)`` of a game as stored."""
+    r = await fetch_one(db, "SELECT guild_id, season_id, status FROM games WHERE id = ?", (game_id,))
+    return (r[0], r[1], r[2]) if r is not None else None
