@@ -52,6 +52,15 @@ def club(tmp_path_factory: pytest.TempPathFactory, shared_dir: Path) -> Path:
     return path
 
 
+async def _next_table_id(url: str) -> int:
+    repo = Repository(url)
+    await repo.open()
+    try:
+        return await repo.create_table(guild_id=2, channel_id=1, opener_id=1, ruleset="riichi", seed="x", mode="live")
+    finally:
+        await repo.close()
+
+
 def test_migrate_to_copies_every_row_and_the_copy_checks_out(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
     counts = {name: rows(club, f"SELECT COUNT(*) FROM {name}")[0][0] for name in (
         "tables", "actions", "games", "game_players", "seasons", "standings", "audit_log", "house_rules",
@@ -81,15 +90,7 @@ def test_migrate_to_copies_every_row_and_the_copy_checks_out(club: Path, capsys:
         capsys.readouterr()
         assert main(["db", "--database", url, "check"]) == 0, capsys.readouterr().out
 
-        async def next_id() -> int:
-            repo = Repository(url)
-            await repo.open()
-            try:
-                return await repo.create_table(guild_id=2, channel_id=1, opener_id=1, ruleset="riichi", seed="x", mode="live")
-            finally:
-                await repo.close()
-
-        assert asyncio.run(next_id()) == rows(club, "SELECT MAX(id) FROM tables")[0][0] + 1
+        assert asyncio.run(_next_table_id(url)) == rows(club, "SELECT MAX(id) FROM tables")[0][0] + 1
         # a second copy into the same (now not empty) database is refused, nothing written
         before = rows(url, "SELECT COUNT(*) FROM games")
         capsys.readouterr()
