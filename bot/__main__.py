@@ -18,6 +18,7 @@ from pathlib import Path
 import discord
 
 from bot.config import ConfigError, Settings
+from bot.shards import sharding_required
 
 
 def _logging(level: str) -> None:
@@ -26,7 +27,7 @@ def _logging(level: str) -> None:
 
 
 async def _run(settings: Settings) -> int:
-    from bot.client import JantakuBot
+    from bot.client import make_bot
 
     if settings.api_base and settings.gateway:
         # the network edge only: talk to a local Discord-protocol server (tests, demos)
@@ -37,7 +38,7 @@ async def _run(settings: Settings) -> int:
         discord.http.Route.BASE = settings.api_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway)
 
-    async with JantakuBot(settings) as bot:
+    async with make_bot(settings) as bot:
         await bot.start(settings.token)
     return 0
 
@@ -62,6 +63,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     except discord.PrivilegedIntentsRequired:
         print("Jantaku cannot start: the bot asks for an intent that is not enabled in the developer portal.")
+        return 2
+    except discord.ConnectionClosed as e:
+        if e.code != 4011:
+            raise
+        print(sharding_required(settings.shards))
         return 2
     except OSError as e:
         print(f"Jantaku cannot start: {e.strerror or e}.")

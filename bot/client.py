@@ -2,7 +2,7 @@
 
 The services are attributes of :class:`JantakuBot`, and that is the one way a cog or a button gets
 one (``self.bot.service``, ``interaction.client.standings``): the repository, the table service,
-the standings, the house rules, the leagues, the tile styles, the turn clocks and the first-response queue are made here; the presenter, which
+the standings, the house rules, the leagues, the score sheets, the tile styles, the turn clocks and the first-response queue are made here; the presenter, which
 draws the play cog's buttons, is made by that cog when it loads. Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
 """
@@ -27,6 +27,7 @@ from bot.league.service import LeagueService
 from bot.locales import Locales
 from bot.prefs import TileStyles
 from bot.responses import FirstResponses
+from bot.sheet.service import SheetService
 from bot.standings.service import StandingsService
 from bot.storage.repository import Repository
 from bot.tables import TableService
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay", "cogs.league", "cogs.prefs")
+COGS = ("cogs.play", "cogs.tables", "cogs.lookups", "cogs.standings", "cogs.house", "cogs.replay", "cogs.league", "cogs.prefs", "cogs.sheet")
 # gc thresholds (gen0 allocations, gen1 per gen0, gen2 per gen1); Python's default is (700, 10, 10)
 GC_THRESHOLDS = (700, 10, 1000)
 
@@ -73,8 +74,10 @@ class JantakuBot(commands.Bot):
         self.repo = Repository(settings.database_target)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay, mjai_bots=settings.mjai_bots)
         self.standings = StandingsService(self.repo)
+        self.service.record_game = self.standings.record_finished  # a finished game joins the standings
         self.house = HouseRules(self.repo)
         self.league = LeagueService(self.repo, self.service, self.standings)
+        self.sheets = SheetService(self.repo, self.standings)
         self.prefs = TileStyles(self.repo)
         self.locales = Locales(self.repo)
         self.responses = FirstResponses()
@@ -162,3 +165,14 @@ class JantakuBot(commands.Bot):
         await self.service.mjai.close_all()  # no outside program outlives the bot
         await super().close()
         await self.repo.close()
+
+
+class ShardedJantakuBot(JantakuBot, commands.AutoShardedBot):
+    """The same bot holding several gateway shards in this process (JANTAKU_SHARDS, bot/shards.py)."""
+
+
+def make_bot(settings: Settings, **kwargs: object) -> JantakuBot:
+    """One unsharded connection as ever, or discord.py's AutoShardedBot for the shards settings name."""
+    if settings.shards is None:
+        return JantakuBot(settings, **kwargs)
+    return ShardedJantakuBot(settings, **settings.shards.client_options(), **kwargs)

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.shards import ShardPlan, ShardsError, parse_shards
+
 
 class ConfigError(Exception):
     """A setting that cannot be used; the message is one plain sentence."""
@@ -29,6 +31,8 @@ class Settings:
     gateway: str = ""  # testing only: its gateway websocket URL
     #: the mjai programs a club may seat (``/table add-ai kind:mjai:<name>``): name -> argv
     mjai_bots: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the gateway shards this process holds (JANTAKU_SHARDS, bot/shards.py); None: one unsharded connection
+    shards: ShardPlan | None = None
     #: a PostgreSQL server's database (``postgresql://user@host/db``, DATABASE_URL) instead of the file
     database_url: str = ""
 
@@ -52,6 +56,10 @@ class Settings:
         conns = os.environ.get("HTTP_CONNECTIONS", "48").strip() or "48"
         if not conns.isdigit():
             raise ConfigError(f"HTTP_CONNECTIONS must be a whole number (0 = no limit), not {conns!r}")
+        try:
+            shards = parse_shards(os.environ.get("JANTAKU_SHARDS"))
+        except ShardsError as e:
+            raise ConfigError(str(e)) from None
         url = os.environ.get("DATABASE_URL", "").strip()
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(f"DATABASE_URL must be a postgresql:// address, not {url!r}")
@@ -68,6 +76,7 @@ class Settings:
             api_base=os.environ.get("JANTAKU_DISCORD_API", "").strip(),
             gateway=os.environ.get("JANTAKU_DISCORD_GATEWAY", "").strip(),
             mjai_bots=mjai_bots(os.environ),
+            shards=shards,
         )
 
 

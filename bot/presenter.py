@@ -62,7 +62,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 A = ActionType
 WINDS = "ESWN"
-ROUND = ("East", "South", "West", "North")
 _MELD = {MeldType.CHI: "chi", MeldType.PON: "pon", MeldType.MINKAN: "minkan", MeldType.ANKAN: "ankan", MeldType.KAKAN: "kakan"}
 
 
@@ -72,11 +71,6 @@ def tile_label(code: int, lang: Lang = DEFAULT) -> str:
 
 
 _SIMPLE_LABELS = {A.TSUMO: N_("Tsumo!"), A.RON: N_("Ron!"), A.KYUUSHU: N_("Nine terminals")}
-
-
-#: the words bot.render.variants takes from the rulesets (riichi_word, pass_word, score_unit):
-#: English data, shown through the catalog in another language (see :func:`ruleset_word`)
-RULESET_WORDS = (N_("Riichi"), N_("Declare ready"), N_("Pass"), N_("Draw"), N_("Pass it on"), N_("points"), N_("chips"))
 
 
 def ruleset_word(lang: Lang, english: str) -> str:
@@ -1533,7 +1527,7 @@ class Presenter:
         self.saw(msg.id)
         return True
 
-    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = ()) -> Any:
+    async def post(self, channel_id: int, text: str, *, files: Sequence[discord.File] = (), view: discord.ui.View | None = None) -> Any:
         """A message in a channel, paced under the channel's and the token's budgets, cut to
         Discord's length (a longer text goes as several messages, split at line ends); the last
         message sent."""
@@ -1546,9 +1540,23 @@ class Presenter:
         for i, chunk in enumerate(chunks):
             async with pacer.slot():
                 await self._pace()
-                msg = await ch.send(content=chunk, files=list(files) if i == len(chunks) - 1 else [])  # type: ignore[union-attr]
+                last = i == len(chunks) - 1
+                extra: dict[str, Any] = {"view": view} if last and view is not None else {}
+                msg = await ch.send(content=chunk, files=list(files) if last else [], **extra)  # type: ignore[union-attr]
             self.saw(msg.id)
         return msg
+
+    async def edit_post(self, channel_id: int, message_id: int, text: str, *, drop_view: bool = False) -> None:
+        """Edit a message :meth:`post` sent (its text; ``drop_view``: and take its buttons away),
+        paced as a post is."""
+        ch = self.bot.get_channel(channel_id)
+        if ch is None:
+            await self._pace()
+            ch = await self.bot.fetch_channel(channel_id)
+        async with self._channel_pacer(channel_id).slot():
+            await self._pace()
+            extra: dict[str, Any] = {"view": None} if drop_view else {}
+            await ch.get_partial_message(message_id).edit(content=text[:NOTICE_LIMIT], **extra)  # type: ignore[union-attr]
 
 
 NOTICE_LIMIT = 2000  # Discord's limit for a message's text

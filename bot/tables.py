@@ -40,7 +40,7 @@ from bot.ai.mjai_seat import MjaiSeats, is_mjai, program_of
 from bot.ai.policy import POLICIES
 from bot.errors import UserError
 from bot.i18n import N_, Lang
-from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow
+from bot.storage.repository import CorruptRow, Repository, SeatRow, TableRow, record_bot_game
 from engine.rules import warm_up
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names, rulesets_in_menu_order
 from engine.rules.facts import GameLength
@@ -282,6 +282,10 @@ class TableService:
         self._preparing: dict[tuple[str, int, int], asyncio.Future[list[str]]] = {}  # loads under way
         self.on_timer_change: Callable[[], None] | None = None
         self._asking: set[tuple[int, int]] = set()  # (table, seat) whose mjai program is being asked
+        #: writes a finished game's record as the last step of the write of its last move,
+        #: ``(conn, table_id, game) -> game id``: the game row alone here; the bot's is the standings'
+        #: (StandingsService.record_finished, wired in client.py)
+        self.record_game: Callable[[Any, int, dict[str, Any]], object] = record_bot_game
         #: the seed of a new table's game (tests replace it to play a known deal)
         self.new_seed: Callable[[], str] = lambda: secrets.token_hex(16)  # 128 bits: see bot.fairness
 
@@ -771,7 +775,7 @@ class TableService:
                 timer=timer,
                 clear_timer=timer is None,
                 table_fields=fields,
-                finished_game=finished,
+                then=None if finished is None else (lambda conn: self.record_game(conn, t.id, finished)),
             )
         except Exception as e:
             # Replaying the stored prefix costs ~10 ms for a 400-action game, on this rare path;

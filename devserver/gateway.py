@@ -2,6 +2,8 @@
 
 Frames go out as TEXT JSON even when the client asks for ``compress=zlib-stream`` (discord.py only
 decompresses BINARY frames). Each session keeps its recent dispatches so a RESUME can replay them.
+A dispatch goes only to the sessions holding its shard, and IDENTIFY obeys Discord's sharding limits
+(4010, 4011, ``max_concurrency`` per 5 s, the daily session starts): the rules are in ``shards.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from .shards import receives, valid_shard
 from .state import dumps
 
 if TYPE_CHECKING:
@@ -70,6 +73,10 @@ class Session:
 
     def wants(self, intent: int) -> bool:
         return intent == 0 or bool(self.intents & intent)
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets an event of ``guild_id`` (None: DMs, shard 0 only)."""
+        return receives(self.shard, guild_id)
 
     async def send(self, event: str, data_json: str) -> None:
         async with self.lock:
@@ -162,6 +169,8 @@ class Gateway:
 
     def _token_ok(self, token: Any) -> bool:
         expected = self.server.token
+        if self.server.sharding.token_reset:
+            return False
         return expected is None or token in (expected, f"Bot {expected}")
 
     async def _identify(self, conn: Connection, d: JSON) -> None:
@@ -169,12 +178,31 @@ class Gateway:
             await conn.ws.close(code=4004, message=b"Authentication failed.")
             return
         self.identify_payloads.append(d)
+        shard = d.get("shard")
+        if not valid_shard(shard):
+            conn.closed_by_server = True
+            await conn.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        verdict = self.server.sharding.identify(shard[0] if shard else 0)
+        if verdict == "too fast":  # Discord's answer to an IDENTIFY over max_concurrency per 5 s
+            await conn.send_raw('{"op":9,"s":null,"t":null,"d":false}')
+            return
+        if verdict == "exhausted":  # no session start left today: every session ends, the token is reset
+            for other in list(self.connections):
+                other.closed_by_server = True
+                await other.ws.close(code=4004, message=b"Authentication failed.")
+            self.sessions.clear()
+            return
         st = self.server.state
-        session = Session(int(d.get("intents", 0)), d.get("shard"))
+        my_guilds = [g for g in st.guilds.values() if st.bot.id in g.members and receives(shard, g.id)]
+        if len(my_guilds) > self.server.sharding.max_guilds_per_session:
+            conn.closed_by_server = True
+            await conn.ws.close(code=4011, message=b"Sharding required.")
+            return
+        session = Session(int(d.get("intents", 0)), shard)
         session.conn = conn
         conn.session = session
         self.sessions[session.id] = session
-        my_guilds = [g for g in st.guilds.values() if st.bot.id in g.members]
         ready: JSON = {
             "v": 10,
             "user": {**st.bot.payload(), "verified": True, "mfa_enabled": False, "email": None},
@@ -225,7 +253,7 @@ class Gateway:
         gids = d.get("guild_id")
         for gid in gids if isinstance(gids, list) else [gids]:
             guild = st.guilds.get(int(gid)) if gid is not None else None
-            if guild is None:
+            if guild is None or not session.receives(guild.id):
                 continue
             query = (d.get("query") or "").lower()
             user_ids = {int(u) for u in d.get("user_ids") or []} if d.get("user_ids") is not None else None
@@ -253,19 +281,26 @@ class Gateway:
             await session.send("GUILD_MEMBERS_CHUNK", dumps(chunk))
 
     # --- sending -----------------------------------------------------------------------------------------
-    async def dispatch(self, event: str, data: JSON, *, intent: int = 0, without_content: JSON | None = None) -> int:
-        """Send a dispatch to every ready session that asked for ``intent``; returns how many got it.
+    async def dispatch(
+        self, event: str, data: JSON, *, intent: int = 0, without_content: JSON | None = None, guild_id: int | None = None
+    ) -> list[Session]:
+        """Send a dispatch to every ready session that asked for ``intent`` and holds the event's shard;
+        returns the sessions that got it.
 
-        ``without_content`` is the variant for sessions lacking the MESSAGE_CONTENT intent.
+        The shard is the one of ``guild_id``, else of ``data["guild_id"]``; an event with neither goes
+        to shard 0 only (DMs). ``without_content`` is the variant for sessions lacking the
+        MESSAGE_CONTENT intent.
         """
-        sessions = [s for s in self.sessions.values() if s.ready and s.wants(intent)]
+        gid = guild_id if guild_id is not None else data.get("guild_id")
+        target = int(gid) if gid is not None else None
+        sessions = [s for s in self.sessions.values() if s.ready and s.wants(intent) and s.receives(target)]
         if not sessions:
-            return 0
+            return sessions
         full = dumps(data)
         stripped = dumps(without_content) if without_content is not None else full
         for s in sessions:
             await s.send(event, full if s.wants(MESSAGE_CONTENT) else stripped)
-        return len(sessions)
+        return sessions
 
     # --- fault injection -----------------------------------------------------------------------------------
     async def send_op(self, op: int, d: Any) -> None:

@@ -64,6 +64,7 @@ from .limits import (
     route_limit,
     too_many_headers,
 )
+from .shards import Sharding
 from .state import (
     ADD_REACTIONS,
     ATTACH_FILES,
@@ -244,6 +245,8 @@ class DiscordServer:
         self.host = host
         self._port = port
         self.gateway = Gateway(self, heartbeat_interval=heartbeat_interval, enforce_heartbeats=enforce_heartbeats)
+        #: Discord's sharding: recommended count, 4011 threshold, IDENTIFY limits (``shards.py``)
+        self.sharding = Sharding(self.clock.monotonic, time_scale)
         self.unhandled: list[tuple[str, str]] = []  # (method, path) of requests no route matched
         self.errors: list[str] = []  # exceptions inside the fake itself
         # every request answered with a Discord error: (method, path, status, code, message, errors)
@@ -428,7 +431,7 @@ class DiscordServer:
 
     async def _announce_guild(self, guild: Guild) -> None:
         for s in list(self.gateway.sessions.values()):
-            if s.ready:
+            if s.ready and s.receives(guild.id):
                 payload = self.state.guild_payload(guild, members=s.wants(GUILD_MEMBERS), full=True)
                 await s.send("GUILD_CREATE", dumps(payload))
 
@@ -477,9 +480,22 @@ class DiscordServer:
         except TimeoutError:
             raise TimeoutError(f"devserver: timed out after {timeout}s waiting for {what}") from None
 
-    async def wait_until_ready(self, timeout: float = 5.0) -> None:
-        """Wait until a client has identified and received READY + GUILD_CREATEs."""
-        await self.wait_for(lambda: self.gateway.ready_sessions, timeout=timeout, what="a client to IDENTIFY")
+    async def wait_until_ready(self, timeout: float = 5.0, *, shards: int = 0) -> None:
+        """Wait until a client has identified and received READY + GUILD_CREATEs; with ``shards=k``,
+        until ready sessions hold every shard ``[i, k]`` (``i`` in ``0..k-1``)."""
+        if not shards:
+            await self.wait_for(lambda: self.gateway.ready_sessions, timeout=timeout, what="a client to IDENTIFY")
+            return
+
+        def held() -> bool:
+            have = {tuple(s.shard) for s in self.gateway.ready_sessions if s.shard is not None}
+            return all((i, shards) in have for i in range(shards))
+
+        await self.wait_for(held, timeout=timeout, what=f"sessions holding shards 0..{shards - 1} of {shards}")
+
+    def reset_session_starts(self) -> None:
+        """A new day of IDENTIFYs (after a reset token: the new one): ``session_start_limit`` is full again."""
+        self.sharding.reset_session_starts()
 
     async def wait_for_commands(self, names: Iterable[str], guild_id: int | None = None, timeout: float = 5.0) -> list[Command]:
         """Wait until the bot has synced commands with these names (guild-scoped if guild_id)."""
@@ -1013,7 +1029,9 @@ class DiscordServer:
         rec.created = self.clock.monotonic()
         sent = await self.gateway.dispatch("INTERACTION_CREATE", payload)
         if not sent:
-            raise RuntimeError("devserver: no client connected to receive the interaction")
+            held = "a guild's shard" if guild_id is not None else "shard 0 (DMs)"
+            raise RuntimeError(f"devserver: no client connected to receive the interaction (no ready session holds {held})")
+        rec.shards = [s.shard for s in sent]  # the sessions' [shard_id, num_shards] it went to (None: unsharded)
         self._notify()
         return rec
 
@@ -1097,7 +1115,7 @@ class DiscordServer:
             self.stats.count(route, on_global=not exempt)
         if injected is not None:
             response = json_response(injected.body, status=injected.status, headers=injected.headers)
-        elif self.token is not None and is_api and not self._auth_ok(request, api_path):
+        elif (self.token is not None or self.sharding.token_reset) and is_api and not self._auth_ok(request, api_path):
             response = json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         elif is_api:
             response, limit_headers = self._rate_limit(request, route, exempt)
@@ -1205,6 +1223,8 @@ class DiscordServer:
     def _auth_ok(self, request: web.Request, api_path: str) -> bool:
         if api_path.startswith(("/interactions/", "/webhooks/")):
             return True  # authorised by the interaction token in the path
+        if self.sharding.token_reset:
+            return False  # the session start budget ran out: Discord reset the token
         return request.headers.get("Authorization") == f"Bot {self.token}"
 
     def _take_injection(self, method: str, api_path: str) -> Injection | None:
@@ -1428,11 +1448,15 @@ class DiscordServer:
     # --- routes: gateway, users, application ------------------------------------------------------------------
 
     async def _gateway_info(self, request: web.Request) -> web.Response:
+        if not request.path.endswith("/bot"):
+            return json_response({"url": self.gateway_url})
+        st = self.state
+        guilds = sum(1 for g in st.guilds.values() if st.bot.id in g.members)
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+                "shards": self.sharding.recommended_shards(guilds),
+                "session_start_limit": self.sharding.start_limit(),
             }
         )
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 DISCORD_EPOCH_MS = 1420070400000
+SPREAD = 2520  # lcm(1..10): guild ids cycle through the shards of any count up to 10
 
 # Message flags
 EPHEMERAL = 1 << 6
@@ -89,6 +90,16 @@ class Snowflakes:
             value = self._last + 1
         self._last = value
         return value
+
+    def spread(self, n: int) -> int:
+        """The ``n``-th guild's id: its timestamp (the bits from 22 up, which Discord's sharding
+        formula reads) is the latest millisecond ≤ now that is ``n`` modulo 2520, so guild ``n``
+        lands on shard ``n % k`` for every shard count ``k`` ≤ 10 (2520 = lcm(1..10)), however fast
+        the guilds are made. Dated up to 2.5 s back; the worker bits (17-21) are 1 so the id never
+        meets one from ``__call__`` (worker 0)."""
+        now_ms = int(self._now() * 1000) - DISCORD_EPOCH_MS
+        stamp = now_ms - (now_ms - n) % SPREAD
+        return (stamp << 22) | (1 << 17) | (n % 4096)
 
 
 def iso(snowflake_or_none: int | None = None) -> str:
@@ -450,6 +461,7 @@ class InteractionRecord:
         self.channel_id = channel_id
         self.data = data
         self.message_id = message_id  # component/modal interactions: the message it came from
+        self.shards: list[list[int] | None] = []  # the gateway sessions' shards it was sent to
         self.created = server.clock.monotonic()  # the server's clock: tokens expire on it
         self.responded_at: float | None = None
         self.callback_type: int | None = None
@@ -581,7 +593,7 @@ class State:
         return user
 
     def add_guild(self, name: str, *, owner_id: int | None = None) -> Guild:
-        gid = self.snowflake()
+        gid = self.snowflake.spread(len(self.guilds))
         guild = Guild(id=gid, name=name, owner_id=owner_id or self.owner.id)
         guild.roles[gid] = Role(id=gid, guild_id=gid, name="@everyone", permissions=DEFAULT_MEMBER_PERMISSIONS)
         self.guilds[gid] = guild

@@ -36,7 +36,7 @@ SKIP = ("devserver/", "bot/rules_text/")
 #: the refusals a user reads (bot.errors.UserError and its subclasses)
 REFUSALS = {
     "UserError", "TableError", "StorageError", "EngineFault", "StandingsError", "HouseError",
-    "ReplayError", "LookupError_", "NotOrganiser", "LeagueError", "PrefsError",
+    "ReplayError", "LookupError_", "NotOrganiser", "LeagueError", "PrefsError", "SheetUserError",
     "SeatingError",  # not a UserError: its message reaches the user as a LeagueError's
 }
 Msgid = str | tuple[str, str]
@@ -117,7 +117,7 @@ def item_keys(ruleset: object) -> set[str]:
     point tables (CT-G2) and taiwan16's tai items (TW-13; each item's Chinese name, as its results
     carry it)."""
     from engine.rules.chinitsu_toutenkou import points
-    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
+    from engine.rules.taiwan16 import ITEMS, T11_NAMES
     from engine.scoring.yaku import Yaku
 
     name = getattr(ruleset, "name", "")
@@ -128,7 +128,7 @@ def item_keys(ruleset: object) -> set[str]:
     if name == "chinitsu_toutenkou":
         keys |= set(points.ORDINARY) | set(points.YAKUMAN) | set(points.BONUS)
     if name == "taiwan16":
-        keys |= {chinese for chinese, _ in ITEMS.values()} | set(_T11_NAMES.values())
+        keys |= {chinese for chinese, _ in ITEMS.values()} | set(T11_NAMES.values())
     return keys
 
 

@@ -60,10 +60,7 @@ def calculator(game: Game) -> ShantenCalculator:
 
 def _copies(calc: ShantenCalculator) -> list[int]:
     """Copies of each kind in the tile set (chinitsu_toutenkou: 8 of its suit, 4 of the rest)."""
-    per_kind: Callable[[int], int] | None = getattr(calc, "copies_of", None)
-    if per_kind is None:
-        return [calc.copies] * _N
-    return [per_kind(k) for k in range(_N)]
+    return [calc.copies_of(k) for k in range(_N)]
 
 
 def _visible(game: Game, seat: int) -> list[int]:

@@ -213,8 +213,8 @@ class LeagueService:
         self._work: set[asyncio.Task[Any]] = set()
         self._closed: dict[tuple[int, int], RoundReport] = {}
         self._loop: asyncio.AbstractEventLoop | None = None  # the rounds closed since start, by (league, round)
-        if self.on_game_recorded not in repo.game_recorders:
-            repo.game_recorders.insert(0, self.on_game_recorded)  # before the standings attach the game
+        if self.on_game_recorded not in standings.game_attachers:
+            standings.game_attachers.insert(0, self.on_game_recorded)  # before the standings attach the game
         if self.on_table_update not in tables.listeners:
             tables.listeners.append(self.on_table_update)
         if self.on_result_recorded not in standings.result_recorders:
@@ -681,7 +681,7 @@ class LeagueService:
         return sub
 
     def on_game_recorded(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
-        """Repository hook, in the write that records a finished bot game (before the standings'):
+        """Standings attacher (StandingsService.game_attachers), in the write that records a finished bot game (before the standings'):
         a league table's game goes to its league's season, a substituted seat credited to the member
         who was seated there; any other game keeps out of the leagues' seasons."""
         try:

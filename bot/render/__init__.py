@@ -13,8 +13,16 @@
 Every ``render_*`` function takes ``lang=`` ("en" or "ja") for the words it draws itself.
 
 Tiles are tile codes from :mod:`engine.tiles` (kind 0..41, red five = kind | RED).
+
+Layers, each importing only those below it: :mod:`.tiles`, :mod:`.fonts`, :mod:`.views` →
+:mod:`.canvas` (colours, PNG encoding, shared pieces) → :mod:`.hand_pictures` →
+:mod:`.table_pictures` → :mod:`.pictures` (results, standings, the render worker), :mod:`.lookup`,
+:mod:`.rules_card` → :mod:`.samples` → :mod:`.palette`; this package registers the palette's
+samples with the canvas.
 """
 
+from .canvas import learn_palette_from
+from .palette import palette_samples
 from .pictures import (
     picture_texts,
     render_final,
@@ -28,6 +36,8 @@ from .pictures import (
 )
 from .tiles import BACK, tile_image, warm_up
 from .views import Meld, ResultView, SeatView, TableView, WinView
+
+learn_palette_from(palette_samples)  # the shared palette is learned from the sample pictures
 
 __all__ = [
     "BACK",

@@ -15,7 +15,7 @@ name using one shows a box).
 
 Every word a picture shows goes through :func:`draw_text`. With ``JANTAKU_PICTURE_TEXT=1`` in the
 environment (render workers inherit it) the strings drawn are also kept, and
-:func:`bot.render.pictures.to_png` writes them into the PNG (:func:`take_drawn`) for tests to read
+:func:`bot.render.canvas.to_png` writes them into the PNG (:func:`take_drawn`) for tests to read
 back; otherwise nothing is kept and the PNG is unchanged.
 """
 

@@ -3,7 +3,7 @@
 Pure functions: plain data in, PNG bytes out (no Discord, no engine objects). Tile faces come from
 :func:`bot.render.tiles.tile_image` (cached there); the layout here is deliberately small, and the
 card pieces it shares with the result picture (title bar, indicator strip, breakdown rows, payments
-column) come from :mod:`bot.render.pictures`.
+column) come from :mod:`bot.render.canvas`.
 
 Words: the callers give the title, rows, total, payments and footer already in the reader's
 language; the labels drawn here (the indicator groups, "… and N more") come from the catalogs in
@@ -21,8 +21,8 @@ from PIL import Image, ImageDraw
 from bot import i18n
 from bot.i18n import DEFAULT, Lang
 
+from .canvas import header_bar, indicator_strip, payments_column, to_png, value_line
 from .fonts import FontT, draw_text, font, picture_lang, text_font, text_in
-from .pictures import _header_bar, _indicator_strip, _payments_column, _value_line, to_png
 from .tiles import BACK, FELT, Style, tile_image, tile_size, tiles_in
 
 __all__ = ["LookupMeld", "ScoreCard", "ShantenRow", "render_score_card", "render_shanten_card"]
@@ -148,7 +148,7 @@ def _card(
     just under the hand."""
     img = Image.new("RGB", (width, height), FELT)
     d = ImageDraw.Draw(img)
-    _header_bar(d, width, title, text_font(28), pad=PAD, bar_h=40, text_y=16)
+    header_bar(d, width, title, text_font(28), pad=PAD, bar_h=40, text_y=16)
     y = PAD + 40 + 12
     _paste_row(img, tiles, HAND_W, PAD, y + th)
     return img, d, y + th
@@ -214,20 +214,20 @@ def _score_card(card: ScoreCard) -> bytes:
 
         lang = picture_lang()
         groups = ((i18n.t(lang, "Dora indicators"), card.dora), (i18n.t(lang, "Ura indicators"), card.ura))
-        _indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
+        indicator_strip(d, groups, PAD, y, f_small, label_dy=7, tiles_dy=18 + sh, draw_tiles=indicators)
         y += dora_h
     d.line((PAD, y, width - PAD, y), fill=RULE, width=2)
     y += 12
     col_val = width - PAD - pay_w - (30 if pay_w else 0)
     for i, (name, value) in enumerate(card.rows):
         yy = y + i * row_h + row_h / 2
-        _value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
+        value_line(d, yy, name, value, f_row, x=PAD, right=col_val, name_w=col_val - PAD - val_w - 16)
     yy = y + len(card.rows) * row_h + row_h / 2
     # the total spans the card when the payments end above it
     total_w = width - 2 * PAD if len(card.payments) <= len(card.rows) else col_val - PAD
     draw_text(d, (PAD, yy), _fit(card.total, f_row, total_w), font=f_row, fill=GOLD, anchor="lm")
     if card.payments:
-        _payments_column(
+        payments_column(
             d,
             card.payments,
             right=width - PAD,

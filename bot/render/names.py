@@ -1,7 +1,7 @@
 """One name and one order for a tile everywhere a player reads it; yaku by their display names.
 
 The pictures (:mod:`bot.render`), the buttons and the texts (``bot.presenter``, ``cogs.play``)
-and the look-ups (``cogs.lookups``) all name tiles with :func:`tile_name` and order them with
+and the look-ups (``bot.lookups``) all name tiles with :func:`tile_name` and order them with
 :func:`tile_order`, so a button says what the picture shows, in the picture's order:
 
 * suited tiles ``1m`` … ``9s`` (the rank and the suit letter, as the faces show them); a red five
@@ -140,10 +140,10 @@ YAKU_NAMES = {
 @cache
 def _tai_items() -> dict[str, str]:
     """taiwan16's tai items: Chinese name (and the unique-wait names of T-11) → item id."""
-    from engine.rules.taiwan16.tai import _T11_NAMES, ITEMS
+    from engine.rules.taiwan16 import ITEMS, T11_NAMES
 
     out = {chinese: item_id for item_id, (chinese, _) in ITEMS.items()}
-    out.update({name: "T-11" for name in _T11_NAMES.values()})
+    out.update({name: "T-11" for name in T11_NAMES.values()})
     return out
 
 
@@ -153,7 +153,7 @@ _DRAGONS = {"白": "Wh", "發": "Gr", "中": "Rd"}
 def tai_name(item_id: str, chinese: str = "") -> str:
     """A taiwan16 tai item as players read it: its English name and its rule id (``Concealed
     (T-5)``; ``/rule taiwan16 T-5`` explains it). The pictures' fonts may lack the Chinese."""
-    from engine.rules.taiwan16.tai import ITEMS
+    from engine.rules.taiwan16 import ITEMS
 
     english = ITEMS.get(item_id, ("", chinese or item_id))[1]
     return f"{english[:1].upper()}{english[1:]} ({item_id})"

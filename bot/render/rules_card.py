@@ -13,8 +13,8 @@ from bot.i18n import DEFAULT, Lang, term
 from engine.rules import Ruleset
 from engine.rules.catalog import OptionSpec, option_specs, show_value
 
+from .canvas import MUTED, PANEL, TEXT, header_bar, new_canvas, to_png, wrap
 from .fonts import draw_text, text_font, text_in
-from .pictures import MUTED, PANEL, TEXT, _header_bar, _new, _wrap, to_png
 
 __all__ = ["card_lines", "changed_options", "render_card"]
 
@@ -64,12 +64,12 @@ def _card_png(name: str, rs: Ruleset, lang: Lang) -> bytes:
     changed = changed_options(rs)
     f_title, f_key, f_text = text_font(28), text_font(24), text_font(21, "regular")
     rows: list[tuple[OptionSpec, list[str]]] = [
-        (s, _wrap(option_help(s, lang), f_text, WIDTH - 2 * PAD - 16)) for s in changed
+        (s, wrap(option_help(s, lang), f_text, WIDTH - 2 * PAD - 16)) for s in changed
     ]
     row_h = [46 + 28 * max(1, len(lines)) for _, lines in rows]
     height = PAD + 48 + 40 + (sum(row_h) if rows else 40) + PAD
-    img, d = _new(WIDTH, height)
-    _header_bar(d, WIDTH, f"{name} — {rs.name}", f_title, pad=PAD, bar_h=48, text_y=PAD + 24)
+    img, d = new_canvas(WIDTH, height)
+    header_bar(d, WIDTH, f"{name} — {rs.name}", f_title, pad=PAD, bar_h=48, text_y=PAD + 24)
     y = PAD + 48 + 10
     draw_text(
         d,

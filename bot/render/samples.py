@@ -26,23 +26,14 @@ from bot.i18n import DEFAULT, Lang, term
 from engine.rules import find_ruleset
 from engine.tiles import parse_tiles as _p
 
-from . import (
-    ResultView,
-    SeatView,
-    TableView,
-    WinView,
-    render_final,
-    render_hand,
-    render_open_table,
-    render_result,
-    render_seat_table,
-    render_table,
-    render_tiles,
-    warm_up,
-)
+from .hand_pictures import render_hand, render_tiles
 from .lookup import LookupMeld, ScoreCard, ShantenRow, render_score_card, render_shanten_card
 from .names import yaku_name
+from .pictures import render_final, render_result
 from .rules_card import render_card
+from .table_pictures import render_open_table, render_seat_table, render_table
+from .tiles import warm_up
+from .views import ResultView, SeatView, TableView, WinView
 
 __all__ = ["ABOUT", "sample_pictures", "sample_table", "takes_lang", "untranslated", "write_samples"]
 

@@ -7,14 +7,14 @@ defaults, :mod:`engine.rules.base`), never its name, so a new ruleset shows what
 * seats and rounds: taiwan16's dice seating (``seat_wind_of``, TW-5), its rounds and continuation
   count (TW-3); chinitsu_toutenkou's numbered one-hand settlements (CT-A12);
 * rivers: seigou's one slot per go-around, a claimed discard or a kan turn left blank
-  (``river_slots``, SG-2) — blanks are :data:`~bot.render.pictures.BLANK` codes;
+  (``river_slots``, SG-2) — blanks are :data:`~bot.render.canvas.BLANK` codes;
 * what lies face up beside a seat: taiwan16's flowers (TW-7), nuki/kita (CT-D1, sanma), an open
   riichi's shown hand (``shown_tiles``, CT-F2); shoukou melds with each tile's effective kind
   (SK-D4);
 * warnings under a hand: furiten and "complete but cannot win" with the ruleset's reason (pk
   PK-4/PK-6/PK-7, taiwan16 TW-10), discards that deal into an open riichi (CT-F2);
-* a win in the ruleset's units: han/fu and points, pk's han + bazoro on the PK-0 table, taiwan16's
-  tai and chips (TW-13), chinitsu_toutenkou's point items, shoukou's transformations (SK-10).
+* a win's picture: every winner's hand, melds, flowers and indicators; its words (the ruleset's
+  units, pk's bazoro, taiwan16's tai, shoukou's transformations ...) are :mod:`bot.render.wins`'s.
 
 Every text here is in the ``lang`` keyword's language (English unless given), from the message
 catalogs (:mod:`bot.i18n`): the rulesets' own words (``score_unit``, ``riichi_word``,
@@ -32,17 +32,19 @@ from bot import i18n
 from bot.i18n import DEFAULT, N_, Lang
 from engine.notation import HandSpec, MeldType
 from engine.notation import Meld as EngineMeld
-from engine.scoring.result import NO_YAKU, ScoreResult
+from engine.scoring.result import NO_YAKU
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, Phase, TableMeld
 from engine.tiles import FLOWER_BASE, NORTH, RED, kind_of, parse_tiles
 
-from .names import kind_label, picture_order, sort_tiles, tile_name, tile_order, yaku_name
-from .pictures import BLANK
+from .canvas import BLANK
+from .names import kind_label, picture_order, sort_tiles, tile_name, tile_order
 from .views import Meld, ResultView, WinView
+from .wins import shoukou, win_lines, win_summary
 
 __all__ = [
     "BLANK",
+    "ROUND",
     "RULESET_WORDS",
     "claim_text",
     "dangerous_discards",
@@ -148,7 +150,7 @@ def pass_word(g: Game, *, lang: Lang = DEFAULT) -> str:
     taiwan16's T-19 window) or "Pass it on" (taiwan16's last tile, TW-11 haitei_pass)."""
     if g.phase is not Phase.CLAIM:
         return i18n.t(lang, "Pass")
-    if getattr(g.hand_state, "window", "") == "haitei":
+    if g.ruleset.turn_window(g) == "haitei":
         return i18n.t(lang, "Pass it on")
     return i18n.t(lang, "Draw")
 
@@ -248,7 +250,7 @@ def in_hand_order(g: Game, seat: int, actions: Sequence[Action]) -> list[Action]
 
 def _as(lang: Lang, tile: str, kind: str) -> str:
     """A transformed tile: ``4m as 7m`` (shoukou SK-D4)."""
-    return i18n.t(lang, "{tile} as {kind}", tile=tile, kind=kind)
+    return shoukou.as_kind(tile, kind, lang)
 
 
 def _list(lang: Lang, items: Sequence[str]) -> str:
@@ -276,9 +278,9 @@ def table_footer(g: Game, names: Sequence[str], *, lang: Lang = DEFAULT) -> str:
         parts.append(i18n.t(lang, "{name}: open riichi, waits {tiles}", name=names[s], tiles=waits))
     if rs.seats_by_dice:
         east = next(s for s in range(g.players) if seat_wind(g, s) == 0)
-        dice = getattr(g.deal, "dice", ())
+        dice = rs.dice(g)
         seating = i18n.t(lang, "{east} is East, {dealer} deals", east=names[east], dealer=names[g.dealer])
-        if dice and g.hand_index:  # TW-5 (A15: hand 1 has no roll)
+        if dice:  # TW-5 (A15: hand 1 has no roll)
             seating = i18n.t(lang, "dice {dice}: {seating}", dice="+".join(str(d) for d in dice), seating=seating)
         parts.insert(0, seating)
     if declares_ready(g):
@@ -356,108 +358,6 @@ def dangerous_discards(g: Game, seat: int, legal: Sequence[Action]) -> dict[int,
 
 
 # -- wins ----------------------------------------------------------------------------------------
-
-
-def _tai_items(sc: ScoreResult, lang: Lang = DEFAULT) -> list[tuple[str, int]]:
-    return [(yaku_name(str(it.get("name")), lang), int(it.get("tai", 0))) for it in sc.details.get("tai_items") or []]
-
-
-def _transformations(sc: ScoreResult, lang: Lang = DEFAULT) -> list[str]:
-    out = []
-    for tr in sc.details.get("transformations") or []:
-        phys, _, eff = str(tr).partition(">")
-        out.append(_as(lang, phys, eff) if eff else str(tr))
-    return out
-
-
-def _line(name: str, value: str) -> str:
-    """A result picture's line: name and value in two columns."""
-    return f"{name}\t{value}"
-
-
-def win_summary(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> str:
-    """One win's breakdown and value for the result message, in the ruleset's units."""
-    how = g.ruleset.hand_value
-    if how == "tai":
-        items = _tai_items(sc, lang)
-        listed = _list(lang, [f"{n} {v}" for n, v in items]) or i18n.t(lang, "no tai items")
-        d = sc.details
-        return i18n.t(
-            lang,
-            "{items} — {tai} tai; each payer pays {base} + {rate} × tai chips (+{dealer} dealer tai when the dealer wins or pays)",
-            items=listed,
-            tai=sc.han,
-            base=d.get("base", ""),
-            rate=d.get("rate", ""),
-            dealer=d.get("dealer_tai", 0),
-        )
-    if how == "points":
-        listed = _list(lang, [f"{yaku_name(y.name, lang)} {y.han}" for y in sc.yaku])
-        wild = sc.details.get("wildcards") or []
-        if wild:
-            as_ = " ".join(str(w.get("as")) for w in wild)
-            return i18n.t(lang, "{items} — {points} points (White as {tiles})", items=listed, points=sc.points, tiles=as_)
-        return i18n.t(lang, "{items} — {points} points", items=listed, points=sc.points)
-    yakuman = i18n.t(lang, "yakuman")
-    yaku = _list(lang, [f"{yaku_name(y.name, lang)} {y.han if not sc.yakuman else yakuman}" for y in sc.yaku])
-    bazoro = sc.details.get("bazoro")
-    if sc.yakuman:
-        value = i18n.t(lang, "{n}× yakuman", n=sc.yakuman)
-    elif isinstance(bazoro, int):  # pk's PK-0 table (only its results carry bazoro)
-        value = i18n.t(
-            lang,
-            "{han} han + {bazoro} bazoro = {table} han (PK-0 table, no fu)",
-            han=sc.han,
-            bazoro=bazoro,
-            table=sc.details.get("table_han", sc.han + bazoro),
-        )
-    else:
-        value = i18n.t(lang, "{han} han {fu} fu", han=sc.han, fu=sc.fu)
-    points = f"{sc.points:,}"
-    moved = _transformations(sc, lang)
-    if moved:
-        return i18n.t(
-            lang, "{yaku} — {value}, {points} points; transformations: {moved}", yaku=yaku, value=value, points=points, moved=_list(lang, moved)
-        )
-    return i18n.t(lang, "{yaku} — {value}, {points} points", yaku=yaku, value=value, points=points)
-
-
-def win_lines(g: Game, sc: ScoreResult, *, lang: Lang = DEFAULT) -> list[str]:
-    """The result picture's lines (``name\\tvalue``) for one win, in the ruleset's units, the
-    yaku by the names ``/score`` uses (:func:`~bot.render.names.yaku_name`)."""
-    how = g.ruleset.hand_value
-    total = i18n.t(lang, "Total")
-    if how == "tai":
-        d = sc.details
-        lines = [_line(n, i18n.t(lang, "{n} tai", n=v)) for n, v in _tai_items(sc, lang)]
-        lines.append(_line(total, i18n.t(lang, "{n} tai", n=sc.han)))
-        lines.append(
-            i18n.t(lang, "Each payer: {base} + {rate} × (tai + dealer tai)", base=d.get("base", ""), rate=d.get("rate", ""))
-        )
-        return lines
-    if how == "points":
-        lines = [_line(yaku_name(y.name, lang), i18n.t(lang, "{n} pts", n=y.han)) for y in sc.yaku]  # as /score writes them
-        lines.append(_line(total, i18n.t(lang, "{points} points", points=f"{sc.points:,}")))
-        return lines
-    if sc.yakuman:
-        lines = [_line(yaku_name(y.name, lang), i18n.t(lang, "yakuman")) for y in sc.yaku]
-    else:
-        lines = [_line(yaku_name(y.name, lang), i18n.t(lang, "{n} han", n=y.han)) for y in sc.yaku]
-    bazoro = sc.details.get("bazoro")
-    points = f"{sc.points:,}"
-    if sc.yakuman == 1:
-        lines.append(_line(total, i18n.t(lang, "yakuman = {points}", points=points)))
-    elif sc.yakuman:
-        lines.append(_line(total, i18n.t(lang, "{n}× yakuman = {points}", n=sc.yakuman, points=points)))
-    elif isinstance(bazoro, int):  # pk's PK-0 table
-        lines.append(_line(i18n.t(lang, "Bazoro"), i18n.t(lang, "{n} han", n=bazoro)))
-        table = sc.details.get("table_han", sc.han + bazoro)
-        lines.append(_line(i18n.t(lang, "Table"), i18n.t(lang, "{han} han = {points}", han=table, points=points)))
-    else:
-        lines.append(_line(total, i18n.t(lang, "{han} han {fu} fu = {points}", han=sc.han, fu=sc.fu, points=points)))
-    for m in _transformations(sc, lang):
-        lines.append(_line(i18n.t(lang, "Transformation"), m))
-    return lines
 
 
 def win_extras(spec_options: dict[str, str], kita: int = 0) -> list[Meld]:
@@ -557,7 +457,7 @@ def result_label(g: Game, idx: int, *, lang: Lang = DEFAULT) -> str:
 def claim_text(g: Game, seat: int, names: Sequence[str], *, lang: Lang = DEFAULT) -> str:
     """A turn-start window: seigou's claim of an earlier discard (SG-1), taiwan16's last tile
     (TW-11 haitei_pass) or declaration on the dealt hand (T-19)."""
-    window = getattr(g.hand_state, "window", "")
+    window = g.ruleset.turn_window(g)
     if window == "haitei":
         return i18n.t(lang, "**Your turn.** Take the last tile, or pass it on to the next player (TW-11).")
     if window == "tenting":

@@ -3,8 +3,8 @@
 Every write is one write function run by the repository's writer (``repo.write(fn)``, one
 transaction): a result, its places and uma/oka-adjusted result, the rating changes, the season
 summary rows and the audit-log entry are written together or not at all. A finished bot game is
-recorded inside the very write that stores its last action (:meth:`on_bot_game`, registered as a
-repository hook), under a savepoint so that a problem in the standings can never lose the game
+recorded inside the very write that stores its last action (:meth:`record_finished`, which the
+table service runs as that write's last step), under a savepoint so that a problem in the standings can never lose the game
 itself. The write functions run on the writer thread: they read and write through the
 ``sqlite3`` connection they are given, never through the async reads.
 
@@ -210,6 +210,8 @@ class PlayerStats:
     bot_games: int
     chart: bytes = b""
     notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
+    sheet_games: int = 0  # of ``bot_games``, those kept on a score sheet (/sheet): no calls counted
+    sheet_counts: tuple[int, int] = (0, 0)  # draws and chombo over the sheet games (their stored data)
 
     @property
     def games(self) -> int:
@@ -247,16 +249,30 @@ class PlayerStats:
         p = self.play
         if p is not None and p.hands:
             r = p.rates()
-            lines.append(
-                t(
-                    lang,
-                    "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
-                    "average win {average_win}, average deal-in {average_deal_in}",
-                    games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
-                    riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
-                    average_deal_in=_num(r["average_deal_in"]),
+            if self.sheet_games:
+                lines.append(
+                    t(
+                        lang,
+                        "games kept hand by hand: {games}, {sheets} of them on a score sheet ({hands} hands) — win {win}, "
+                        "deal-in {deal_in}, riichi {riichi}; average win {average_win}, average deal-in {average_deal_in}; "
+                        "on the sheets {draws} draws, {chombo} chombo",
+                        draws=self.sheet_counts[0], chombo=self.sheet_counts[1],
+                        games=self.bot_games, sheets=self.sheet_games, hands=p.hands, win=_pct(r["win_rate"]),
+                        deal_in=_pct(r["deal_in_rate"]), riichi=_pct(r["riichi_rate"]), average_win=_num(r["average_win"]),
+                        average_deal_in=_num(r["average_deal_in"]),
+                    )
                 )
-            )
+            else:
+                lines.append(
+                    t(
+                        lang,
+                        "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
+                        "average win {average_win}, average deal-in {average_deal_in}",
+                        games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
+                        riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
+                        average_deal_in=_num(r["average_deal_in"]),
+                    )
+                )
         lines += [_sentence(n.sentence(lang)) for n in self.notes]
         return "\n".join(x for x in lines if x)
 
@@ -292,8 +308,9 @@ class StandingsService:
         # (season, player, games) -> ((title, label, hash of the ratings), PNG), least recently used first
         self._damage: dict[int, dict[str, str]] = {}  # season id -> damaged columns, as last read
         self._charts: OrderedDict[tuple[int, str, int, str], tuple[tuple[str, str, int], bytes]] = OrderedDict()
-        if self.on_bot_game not in repo.game_recorders:
-            repo.game_recorders.append(self.on_bot_game)
+        #: run inside the write that records a finished bot game, before it is attached and rated
+        #: (a league's table names its league's season): ``step(conn, game_id, game_dict)``
+        self.game_attachers: list[Callable[[sqlite3.Connection, int, dict[str, Any]], None]] = []
         #: run inside the write that records a typed-in result (``/result add``), after it is rated:
         #: ``hook(conn, game)``; a hook that fails is rolled back alone, the result kept
         self.result_recorders: list[Callable[[sqlite3.Connection, GameRow], None]] = []
@@ -521,8 +538,18 @@ class StandingsService:
         sql.set_ratings(conn, rows)
         sql.put_standings(conn, list(current.values()))
 
+    def record_finished(self, conn: sqlite3.Connection, table_id: int, g: dict[str, Any]) -> int:
+        """A finished bot table's game, recorded inside the write of its last move (the table
+        service's ``record_game``): its row and seats, the league's attachers, then the standings
+        (:meth:`on_bot_game`); the game's id."""
+        game_id = sql.record_bot_game(conn, table_id, g)
+        for step in self.game_attachers:
+            step(conn, game_id, g)
+        self.on_bot_game(conn, game_id, g)
+        return game_id
+
     def on_bot_game(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
-        """Repository hook, on the writer thread: a bot game was just recorded in this write; give
+        """On the writer thread (:meth:`record_finished`): a bot game was just recorded in this write; give
         its seats their identity keys and, if the club's running season plays this ruleset, attach
         it and rate it."""
         try:
@@ -633,6 +660,49 @@ class StandingsService:
         await self.repo.write(write)
         return g
 
+    async def record_sheet(
+        self, guild_id: int | None, actor_id: int | None, season_id: int | None, whos: Sequence[Who], own: Sequence[tuple[int, int, float]],
+        *, points: Sequence[int], sticks: int, ruleset: str, penalties: Sequence[float], data: dict[str, Any],
+        also: Callable[[sqlite3.Connection, int], None],
+    ) -> GameRow:
+        """A game kept hand by hand on a score sheet (``/sheet``), recorded like a bot game: in the
+        season ``season_id`` while it runs and is sound (settled by its uma/oka from ``points``, the
+        scores before the ``sticks`` left on the table, ties by seat order, less each seat's chombo
+        ``penalties`` in result points; rated), else without a season with the sheet's ``own``
+        (points, place, result) per seat. ``also(conn, game_id)`` runs in the same write."""
+        s = await self._reload_id(season_id) if season_id is not None else None
+        if s is not None and (not s.active or any(c in SETTLING for c in self.damage_of(s))):
+            s = None
+        if s is not None:
+            lines = self._settled(s, whos, points, sticks=sticks)
+            for line, penalty in zip(lines, penalties):
+                line.result = round(line.result - penalty, 3)
+        else:
+            lines = [
+                PlayerLine(seat=i, player=w.player, user_id=w.user_id, name=w.name, kind=w.kind, points=p, place=place, result=r)
+                for i, (w, (p, place, r)) in enumerate(zip(whos, own))
+            ]
+        g = GameRow(
+            id=0, guild_id=guild_id, season_id=s.id if s else None, table_id=None, source="sheet", ruleset=ruleset,
+            finished_at=self.clock(), status="ok", sticks=sticks if s else 0, data=data, players=lines,
+        )
+
+        def write(conn: sqlite3.Connection) -> None:
+            g.id = sql.insert_game(conn, g, entered_by=actor_id)
+            if s is not None:
+                self._rate(conn, s, g.id, lines)
+            sql.audit(conn, guild_id=guild_id, season_id=g.season_id, game_id=g.id, actor_id=actor_id, action="sheet end", after=g.to_json())
+            also(conn, g.id)
+            for hook in self.result_recorders if s is not None else ():  # (a league's in-person table takes its result)
+                try:
+                    with savepoint(conn, "result_hook"):
+                        hook(conn, g)
+                except Exception:
+                    log.exception("game %s: a result hook failed; the result itself is kept", g.id)
+
+        await self.repo.write(write)
+        return g
+
     async def _game_in_club(self, guild_id: int | None, game_id: int) -> GameRow:
         try:
             g = await self.repo.get_game(game_id)
@@ -708,6 +778,8 @@ class StandingsService:
         g = await self._game_in_club(guild_id, game_id)
         if g.status == "void":
             raise StandingsError("game #{game} was voided and cannot be edited", game=game_id)
+        if g.source == "sheet":
+            raise StandingsError("game #{game} was kept hand by hand on a score sheet: its scores come from its hands; void it instead", game=game_id)
         if g.source == "bot":
             raise StandingsError("game #{game} was played at a bot table: its scores come from the game itself; void it instead", game=game_id)
         s = await self._game_season(g)
@@ -1052,7 +1124,7 @@ class StandingsService:
                     "game #{game} is left out here: it is damaged in the database ({why}); an organiser can take it "
                     "out with /result void game:{game} and enter it again", game=h.game_id, why=why,
                 ))
-        bot = [h for h in history if h.source == "bot" and h.table_id is not None]
+        bot = [h for h in history if (h.source == "bot" and h.table_id is not None) or h.source == "sheet"]  # a sheet's stats are stored with it
         play: SeatStats | None = None
         if bot:
             per_game = await self.game_play_stats([h.game_id for h in bot], players=s.players)
@@ -1062,7 +1134,14 @@ class StandingsService:
                 if seat_stats is not None and h.seat < len(seat_stats):
                     play.add(seat_stats[h.seat])
         ratings = [h.rating for h in history if h.rating is not None]
-        out = PlayerStats(replace(who, name=st.name), s, st, ratings, play, len(bot))
+        counts = [0, 0]
+        for h in (h for h in bot if h.source == "sheet"):
+            with contextlib.suppress(CorruptRow, LookupError, TypeError, ValueError, AttributeError):  # a damaged row counts nothing
+                data = (await self.repo.get_game(h.game_id)).data  # type: ignore[union-attr]
+                counts = [counts[0] + int(data["draws"][h.seat]), counts[1] + int(data["chombo"][h.seat])]
+        out = PlayerStats(
+            replace(who, name=st.name), s, st, ratings, play, len(bot), sheet_games=sum(h.source == "sheet" for h in bot), sheet_counts=(counts[0], counts[1]),
+        )
         out.notes = left_out + ([self.damage(s)] if self.damage_of(s) else [])
         if chart and ratings:
             out.chart = await self._chart(s, who.player, st, ratings, lang)

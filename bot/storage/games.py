@@ -44,7 +44,7 @@ GAME_RULES: dict[str, Rule] = {
     "id": _ID,
     "guild_id": _ID_OR_NULL,
     "table_id": _ID_OR_NULL,
-    "source": _one_of("bot", "manual", "import"),
+    "source": _one_of("bot", "manual", "import", "sheet"),
     "ruleset": _text(nonempty=True),
     "finished_at": _number(),
     "data": (_json_object, "a JSON object"),
@@ -166,7 +166,7 @@ class GameRow:
     guild_id: int | None
     season_id: int | None
     table_id: int | None
-    source: str  # bot | manual | import
+    source: str  # bot | manual | import | sheet
     ruleset: str
     finished_at: float
     status: str  # ok | void

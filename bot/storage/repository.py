@@ -1,18 +1,25 @@
-"""All SQL of the bot, over two long-lived connections to one SQLite file (WAL, foreign keys on).
+"""The storage facade: the connections, the one writer and the migrations, over SQLite or PostgreSQL.
 
-Every write is one plain function of a ``sqlite3.Connection`` run by the one writer
-(:mod:`bot.storage.writer`: one thread, one ``BEGIN IMMEDIATE`` transaction per function); the
-functions that make up a write (``insert_game``, ``put_players``, ``audit``, …) are the module's
-``sqlite3`` functions below, and a column named by a caller (``set_table(thread_id=…)``) must be one
-of that table's allowed columns, else :class:`UnknownColumn` is raised before any SQL is built.
-Reads go through an aiosqlite connection of their own, which sees the last committed state (never
-a write half done). Migrations in
-``migrations/NNNN_*.sql`` are applied in order in one write at start-up and recorded in
-``schema_version``. Readers check every column of the rows they read against the
-column rules below (SQLite lets a hand edit put any value in any column) and raise or skip a
-corrupted row with a line naming it, so one hand-edited row never takes the bot down;
-:meth:`Repository.check` lists every such row in one pass. A transaction that fails (a read-only
-file, a full disk) is rolled back whole and its error raised to the caller.
+:class:`Repository` opens a SQLite file (the default: ``DATABASE_PATH``; WAL, foreign keys on; reads
+on an aiosqlite connection of their own) or a PostgreSQL database (``DATABASE_URL``; reads on an
+asyncpg pool, :mod:`bot.storage.postgres` says why it is built as it is). Every write is one plain
+function of the writer's connection run by the one writer (:mod:`bot.storage.writer`: one thread,
+one transaction per function, ``BEGIN IMMEDIATE`` on SQLite); reads see the last committed state,
+never a write half done. A transaction that fails (a read-only file, a full disk, a lost server)
+is rolled back whole and its error raised to the caller as a ``sqlite3.Error``.
+
+Every SQL statement of the bot is under ``bot/storage/``, by aggregate, each module with its row
+types and column rules: :mod:`~bot.storage.tables` (tables, seats, actions, timers),
+:mod:`~bot.storage.games` (seasons, games, standings, statistics), :mod:`~bot.storage.leagues`,
+:mod:`~bot.storage.clubs` (house rules and preferences), :mod:`~bot.storage.audit`,
+:mod:`~bot.storage.checks` (``db check``), :mod:`~bot.storage.sheets`; the Repository joins their
+parts, and re-exports their names so callers import from here as before. A column named by a
+caller (``set_table(thread_id=…)``) must be one of that table's allowed columns, else
+:class:`UnknownColumn` is raised before any SQL is built. Migrations in ``migrations/NNNN_*.sql``
+are applied in order in one write at start-up and recorded in ``schema_version`` (the same files on
+PostgreSQL, with :func:`bot.storage.postgres.ddl`'s type substitutions).
+Storage calls no service: a write that records a finished game is composed by the services
+(the table service's last move, with the standings' :meth:`~bot.standings.service.StandingsService.record_finished`).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import aiosqlite
 
@@ -129,9 +136,6 @@ class Repository(TableStore, GameStore, AuditStore, ClubStore, CheckStore):
         self.backend = "postgres" if postgres.is_url(path) else "sqlite"
         self._db: ReadDB | None = None
         self._writer: Writer | postgres.PgWriter | None = None
-        #: run inside the write that records a finished bot game, on the writer thread (the
-        #: standings attach the season and the ratings there): ``hook(conn, game_id, game_dict)``
-        self.game_recorders: list[Callable[[sqlite3.Connection, int, dict[str, Any]], None]] = []
 
     @property
     def db(self) -> ReadDB:

@@ -3,7 +3,7 @@
 :class:`TableStore` is the part of :class:`bot.storage.repository.Repository` that reads and
 writes them (reads on ``self.db``, writes as one ``self.write(fn)`` each). A move is one write
 (:meth:`TableStore.append_actions`: its actions, the timer, the table row and, at the end of a
-game, the game's record).
+game, the game's record, a step the table service composes).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,6 @@ from bot.storage.columns import (
     _text,
     bad_columns,
 )
-from bot.storage.games import record_bot_game
 from bot.storage.reads import fetch_all, fetch_one
 
 log = logging.getLogger(__name__)
@@ -394,10 +393,11 @@ class TableStore:
         timer: tuple[int, float, float] | None = None,
         clear_timer: bool = False,
         table_fields: dict[str, Any] | None = None,
-        finished_game: dict[str, Any] | None = None,
+        then: Callable[[sqlite3.Connection], object] | None = None,
     ) -> None:
-        """Append accepted actions, re-arm or clear the table's timer, update the table row and,
-        at the end of a game, record it for the standings (:attr:`game_recorders`) — one write."""
+        """Append accepted actions, re-arm or clear the table's timer, update the table row and
+        run ``then(conn)``, the caller's last step of the same write (at the end of a game: the
+        service's record of it) — one write, one transaction."""
         now = time.time()
         rows = [(table_id, first_serial + i, text, user, now) for i, (text, user) in enumerate(actions)]
         fields = dict(table_fields or {})
@@ -419,10 +419,8 @@ class TableStore:
                 )
             if sets:
                 conn.execute(f"UPDATE tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
-            if finished_game is not None:
-                gid = record_bot_game(conn, table_id, finished_game)
-                for hook in self.game_recorders:
-                    hook(conn, gid, finished_game)
+            if then is not None:
+                then(conn)
 
         await self.write(write)
 

@@ -294,6 +294,11 @@ class ShantenCalculator:
         self.is_agari = is_agari
         self._table_paths = (standard, shanten)  # for ``suit_tables``: which shanten is in use
 
+    def copies_of(self, kind: int) -> int:
+        """Copies of ``kind`` in the tile set: :attr:`copies` for every kind here; a calculator
+        whose kinds differ overrides it (chinitsu_toutenkou: 8 of its suits, 4 of the rest)."""
+        return self.copies
+
     def suit_tables(self) -> SuitTables | None:
         """The per-suit tables behind ``shanten`` (see :class:`SuitTables`), or None when this
         calculator's ``shanten`` is not the table's (a subclass that searches, or reads other

@@ -148,6 +148,8 @@ class ToutenkouCalculator(ShantenCalculator):
         self.is_agari = self._is_agari
 
     def copies_of(self, kind: int) -> int:
+        """8 of a pinzu or souzu kind (CT-B1: the game's one number suit has 8 copies; either suit
+        may be the game's), 4 of the rest."""
         return 8 if 9 <= kind < 27 else 4
 
     # -- agari --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.hand.shanten import ShantenCalculator, calculator
 from engine.notation import HandSpec
-from engine.rules.facts import AiProfile, GameLength, HandValue
+from engine.rules.facts import AiProfile, GameLength, HandValue, TurnWindow
 from engine.rules.options import PRESETS, RiichiOptions
 from engine.scoring.evaluate import evaluate
 from engine.scoring.result import ScoreResult
@@ -116,6 +116,16 @@ class Ruleset(TableHooks):
     def seat_wind_of(self, g: Game, seat: int) -> int:
         """The seat's wind this hand (R-2.2: counted from the dealer)."""
         return g.seat_wind(seat)
+
+    def turn_window(self, g: Game) -> TurnWindow:
+        """The kind of one-seat window the seat to act is in at the start of its turn (a
+        ``Phase.CLAIM`` of one seat before its draw); ``""`` in riichi, which has none."""
+        return ""
+
+    def dice(self, g: Game) -> tuple[int, ...]:
+        """The dealer's roll that seated this hand (:attr:`seats_by_dice`), or () when none was
+        rolled (riichi seats by the dealer; taiwan16's first hand has no roll, A15)."""
+        return ()
 
     def shown_tiles(self, g: Game, seat: int) -> tuple[int, ...]:
         """Tile codes of the seat's concealed hand shown to everyone (an open riichi); () in riichi."""

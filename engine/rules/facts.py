@@ -14,6 +14,11 @@ from typing import Any, Literal
 CallPolicy = Literal["value", "yaku", "anchored", "any"]
 #: How a winning hand's value is counted and worded (:attr:`~engine.rules.base.Ruleset.hand_value`).
 HandValue = Literal["han_fu", "tai", "points"]
+#: The one-seat window a turn may open with (:meth:`~engine.rules.base.Ruleset.turn_window`):
+#: ``""`` none of these (riichi; seigou's claim of an earlier discard, SG-1), ``"haitei"`` the last
+#: tile may be taken or passed on (taiwan16 TW-11), ``"tenting"`` a declaration on the dealt hand
+#: (taiwan16 T-19).
+TurnWindow = Literal["", "haitei", "tenting"]
 
 
 @dataclass(frozen=True, slots=True)

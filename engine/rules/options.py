@@ -149,6 +149,19 @@ class RiichiOptions:
     riichi_min_live: int = field(
         default=4, metadata=opt("Tiles that must be left in the live wall to declare riichi", "R-5.1")
     )  # R-5.1: tiles left in the live wall to declare (Tenhou sanma: 3)
+    # -- chombo (a false win or another hand-ending foul), as a score sheet keeps it ------------------
+    chombo: str = field(
+        default="mangan",
+        metadata=opt(
+            "Chombo: the offender pays a mangan as if the others had won by tsumo and the hand is replayed, "
+            "or loses chombo_penalty points from the final result (EMA, WRC)",
+            "chombo",
+            ("mangan", "penalty"),
+        ),
+    )  # the table never sees a chombo; the score sheet (engine.sheet) applies it
+    chombo_penalty: int = field(
+        default=20000, metadata=opt("Chombo as a penalty: points taken off the offender's final result", "chombo")
+    )
 
     def with_(self, **changes: Any) -> RiichiOptions:
         return replace(self, **changes)
@@ -251,11 +264,13 @@ EMA = RiichiOptions(
     noten_total=3000,  # EMA 2016 §3.4.2: "The total noten penalty amounts to 3000 points"
     riichi_min_live=4,  # EMA §3.3.14: no riichi with fewer than four tiles left in the wall (the
     # 2012 text; the 2016 section was not read)
+    chombo="penalty",  # EMA 2016 notes: the chombo penalty is 20,000 points after uma
+    chombo_penalty=20000,
 )
 # Not played as the EMA 2016 book says (no engine option):
 # - equal final scores share the uma (Pantheon's EMA ruleset; §3.6 not read); the engine ranks
 #   equal scores by seat order.
-# - the chombo penalty (20,000 after uma, 2016 notes) and the other penalties of §5.
+# - the other penalties of §5 (the chombo penalty is the score sheet's, options chombo/chombo_penalty).
 # - with several rons, riichi sticks left on the table go to the winner nearest the discarder's
 #   right (§4.1, 2012 text); the engine's own multi-ron split applies.
 # - liability (§3.3.9): on a ron the liable player shares the hand but "only the discarder pays
@@ -314,12 +329,15 @@ WRC = RiichiOptions(
     honba_tsumo=100,  # WRC §5.7.7: "each opponent pays 100 points for each continuance counter"
     noten_total=3000,  # WRC §5.7.2: 3,000 noten penalty (as EMA §3.4.2; not read in WRC text)
     riichi_min_live=4,  # WRC §5.3: riichi needs four tiles left in the wall (not read)
+    chombo="penalty",  # WRC §7 (not read): a penalty on the final result, 30,000 in 2022 (as noted below)
+    chombo_penalty=30000,
 )
 # Not played as the WRC 2022 book says (no engine option):
 # - ties share the uma (riichi.wiki: "uma is averaged"); the engine ranks ties by seat order.
 # - riichi sticks left at the end of the game: the EMA 2016 notes list "Riichi bets at game end
 #   go to the winner" as an EMA difference from WRC 2015; the engine gives them to the top player.
-# - chombo (30,000 in 2022), dead hands and the other penalties of §7.
+# - dead hands and the other penalties of §7 (chombo, 30,000 in 2022: the score sheet's, options
+#   chombo/chombo_penalty).
 # - a hand of four kans and 16 dora stays a single yakuman (2022 changes): no engine option.
 # Played as the book says without an option: kuikae (swap-calling) is forbidden (§5.4).
 

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.scoring.breakdown import Breakdown
+
 if TYPE_CHECKING:
     from engine.notation import WinContext
     from engine.rules.options import RiichiOptions
@@ -41,7 +43,10 @@ class ScoreResult:
     limit: str = ""  # "", "mangan", "haneman", "baiman", "sanbaiman", "kazoe", "yakuman"
     reason: str = ""
     wait: str = ""
-    details: dict[str, Any] = field(default_factory=dict)  # variant extras (e.g. shoukou transformations)
+    details: dict[str, Any] = field(default_factory=dict)  # variant extras as JSON data (to_json)
+    #: the variant's typed parts of the value (taiwan16 tai items, pk bazoro, shoukou
+    #: transformations, chinitsu_toutenkou Whites; :mod:`engine.scoring.breakdown`): what readers use
+    breakdown: tuple[Breakdown, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -74,6 +79,7 @@ _FIELD_NAMES = (
     "reason",
     "wait",
     "details",
+    "breakdown",
 )
 
 
@@ -93,6 +99,7 @@ class _Unfrozen:
     reason: str
     wait: str
     details: dict[str, Any]
+    breakdown: tuple[Breakdown, ...]
 
 
 def _make_win_result() -> Callable[..., ScoreResult]:
@@ -143,6 +150,7 @@ def _make_win_result() -> Callable[..., ScoreResult]:
         r.reason = ""
         r.wait = wait
         r.details = {}
+        r.breakdown = ()
         r.__class__ = result_class  # type: ignore[assignment]
         return r  # type: ignore[return-value]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,8 +54,8 @@ async def build(path: Path | str, guild_id: int = 1) -> Fixture:
     """The fixture's tables and games, in ``guild_id`` (a test through Discord passes its server's)."""
     repo = Repository(path)
     await repo.open()
-    StandingsService(repo)  # records finished games as the bot does (player keys, ratings)
     svc = TableService(repo)
+    svc.record_game = StandingsService(repo).record_finished  # records finished games as the bot does
     a = await _playing(svc, ALICE, "alice", 100, "storage-tests", 3, guild_id)
     b = await _playing(svc, BOB, "bob", 200, "storage-tests-b", 1, guild_id)
     svc.new_seed = lambda: "storage-tests-c"
@@ -89,10 +90,43 @@ async def _pg(url: str, sql: str, args: tuple[Any, ...], *, replica: bool = Fals
         await conn.close()
 
 
+def _run(coro: Any) -> Any:
+    """``asyncio.run(coro)``, also from inside a running loop (on a thread of its own)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, coro).result()
+
+
+class Stored:
+    """``sqlite3.connect(path)``'s ``execute(...)`` for either backend: a test's look at the stored
+    rows (``.fetchone()``, ``.fetchall()``, iteration), outside the bot's connections."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = path
+
+    def execute(self, sql: str, args: tuple[Any, ...] = ()) -> Any:
+        got = rows(self.path, sql, tuple(args))
+
+        class Result(list):  # type: ignore[type-arg]
+            def fetchone(self) -> Any:
+                return self[0] if self else None
+
+            def fetchall(self) -> list[Any]:
+                return list(self)
+
+        return Result(got)
+
+    def close(self) -> None:
+        pass
+
+
 def rows(path: Path | str, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """The rows of one query, on either backend (outside the bot's connections)."""
     if is_url(path):
-        return asyncio.run(_pg(str(path), sql, args))[0]
+        return _run(_pg(str(path), sql, args))[0]
     con = sqlite3.connect(path)
     try:
         return [tuple(r) for r in con.execute(sql, args).fetchall()]
@@ -112,7 +146,7 @@ def corrupt(path: Path | str, sql: str, args: tuple[object, ...] = ()) -> None:
     """A hand edit as an operator would make it: foreign keys and CHECK constraints not enforced
     (on PostgreSQL, foreign keys only: a typed column holds nothing but its type)."""
     if is_url(path):
-        status = asyncio.run(_pg(str(path), sql, args, replica=True))[1]
+        status = _run(_pg(str(path), sql, args, replica=True))[1]
         assert status.rsplit(" ", 1)[-1] not in ("0", ""), sql
         return
     con = sqlite3.connect(path)

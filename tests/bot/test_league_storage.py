@@ -52,6 +52,7 @@ def test_every_league_column_has_a_rule_and_every_rule_a_column() -> None:
 def _services(repo: Repository) -> tuple[TableService, StandingsService, LeagueService]:
     st = StandingsService(repo)
     tables = TableService(repo)
+    tables.record_game = st.record_finished  # as the bot wires it (client.py)
     return tables, st, LeagueService(repo, tables, st)
 
 
@@ -139,8 +140,8 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
             free = await tables.open_table(guild_id=1, channel_id=5, opener_id=101, opener_name="ann", length="tonpuu")
             players = [{"seat": i, "user_id": uid, "name": n, "points": p, "place": i + 1, "result": 0.0}
                        for i, ((uid, n), p) in enumerate(zip(USERS, (40000, 30000, 20000, 10000), strict=True))]
-            await repo.append_actions(free.id, 0, [], finished_game={"guild_id": 1, "ruleset": "riichi", "options": {"hanchan": False},
-                                                                     "players": players, "data": {}})
+            finished = {"guild_id": 1, "ruleset": "riichi", "options": {"hanchan": False}, "players": players, "data": {}}
+            await repo.append_actions(free.id, 0, [], then=lambda conn: tables.record_game(conn, free.id, finished))
             g = await repo.game_for_table(free.id)
             assert g is not None and g.season_id is None
             assert len(await repo.season_games(lg.season_id)) == 1

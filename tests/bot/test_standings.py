@@ -145,6 +145,7 @@ def test_incremental_ratings_equal_a_recomputation_from_the_game_list(database: 
     async def main() -> None:
         repo, st = await _open(database)
         svc = TableService(repo)
+        svc.record_game = st.record_finished  # as the bot wires it (client.py)
         season = await st.start_season(1, 10, "S", rating=system)
         await _human_game(svc, [ALICE, BOB])
         await st.add_result(1, 10, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)])
@@ -195,6 +196,7 @@ def test_bot_game_win_deal_in_and_riichi_rates_equal_an_independent_replay(datab
     async def main() -> None:
         repo, st = await _open(database)
         svc = TableService(repo)
+        svc.record_game = st.record_finished  # as the bot wires it (client.py)
         await st.start_season(1, 10, "S")
         tables = [await _human_game(svc, [ALICE, BOB]) for _ in range(2)]
         stats = await st.player_stats(1, ALICE, chart=False)
@@ -228,6 +230,7 @@ def test_a_bot_game_of_another_ruleset_stays_out_of_the_season(database: str) ->
     async def main() -> None:
         repo, st = await _open(database)
         svc = TableService(repo)
+        svc.record_game = st.record_finished  # as the bot wires it (client.py)
         season = await st.start_season(1, 10, "Tenhou rules", ruleset="tenhou")
         tid = await _ai_game(svc, ruleset="riichi")
         g = await repo.game_for_table(tid)

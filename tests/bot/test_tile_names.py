@@ -84,7 +84,7 @@ def test_picture_order_sorts_the_hand_and_keeps_the_drawn_tile_last() -> None:
 
 def test_shanten_text_names_honours_as_the_pictures_do() -> None:
     """/shanten's text: waits, ukeire and discards with the faces' letters, never ``1z``."""
-    from cogs.lookups import shanten_of
+    from bot.lookups import shanten_of
 
     tenpai = shanten_of("123m456p789s11z55z")  # a shanpon wait on East and White
     assert "waits: E Wh" in tenpai.lines

@@ -577,7 +577,7 @@ def test_rule_question_matching_nothing_says_how_to_ask(bot: Bot) -> None:
 
 
 def test_find_rule_reads_the_texts_of_the_language_asked() -> None:
-    from cogs.lookups import find_rule
+    from bot.lookups import find_rule
 
     entry, book, _ = find_rule("riichi", "フリテンとは", "ja")
     assert entry.id == "R-6.4" and book is rulebook("riichi", "ja")

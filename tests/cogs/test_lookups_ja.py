@@ -254,7 +254,7 @@ def test_stats_and_results_answer_each_player_in_their_language(tmp_path: Path) 
 
 def test_every_rulesets_shanten_note_has_japanese() -> None:
     """A ruleset's own note under /shanten (engine text) is a catalog message with Japanese."""
-    from cogs.lookups import SHANTEN_NOTES, WILDCARD_NOTE
+    from bot.lookups import SHANTEN_NOTES, WILDCARD_NOTE
     from engine.rules import find_ruleset, ruleset_names
 
     notes = {find_ruleset(n).shanten_note for n in ruleset_names()} - {""}

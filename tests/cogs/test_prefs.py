@@ -13,12 +13,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from bot.lookups import shanten_of
 from bot.prefs import TileStyles
 from bot.presenter import table_view
 from bot.render import render_seat_table, render_table
 from bot.render.tiles import STYLES
 from bot.storage.repository import TILE_STYLES
-from cogs.lookups import shanten_of
 from tests.bot.harness import Club, club
 from tests.bot.harness import rows as _rows
 

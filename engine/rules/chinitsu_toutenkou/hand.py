@@ -9,9 +9,10 @@ from typing import Any
 
 from engine.notation import HandSpec
 from engine.rules.chinitsu_toutenkou.options import SUIT_BASE, CtOptions
+from engine.scoring.breakdown import WildcardAs
 from engine.scoring.evaluate import HandError
 from engine.scoring.result import ScoreResult
-from engine.tiles import format_tiles, kind_of
+from engine.tiles import KIND_NAMES, format_tiles, kind_of
 
 __all__ = ["describe_items", "format_kinds"]
 
@@ -57,8 +58,9 @@ def describe_items(result: ScoreResult) -> str:
     """One line per point item and the total (for the bot's result message)."""
     lines = [f"{y.name}: {y.han}" for y in result.yaku]
     lines.append(f"total: {result.points}")
-    if result.details.get("wildcards"):
-        lines.append("White as " + " ".join(w["as"] for w in result.details["wildcards"]))
+    whites = [KIND_NAMES[b.as_kind] for b in result.breakdown if isinstance(b, WildcardAs)]
+    if whites:
+        lines.append("White as " + " ".join(whites))
     return "\n".join(lines)
 
 

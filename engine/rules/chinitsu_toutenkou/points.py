@@ -21,6 +21,7 @@ from engine.rules.chinitsu_toutenkou.options import (
     WHITE,
     CtOptions,
 )
+from engine.scoring.breakdown import WildcardAs
 from engine.scoring.evaluate import HandError, standard_readings
 from engine.scoring.yaku import Chankan as ChankanYaku
 from engine.scoring.yaku import (
@@ -251,6 +252,7 @@ class _Best:
     items: list[_Item]
     details: dict[str, Any]
     wait: str
+    breakdown: tuple[WildcardAs, ...] = ()
 
 
 def _flag(options: dict[str, str], key: str) -> bool:
@@ -506,7 +508,8 @@ class _Scorer:
         details["yakuman_points"] = sum(i.points for i in items if self._is_yakuman(i.name, closed))
         if choices or ura_choices:
             details["white_dora_as"] = [KIND_NAMES[k] for k in choices + ura_choices]
-        return _Best(total, items + bonus, details, v.wait.name.lower())
+        whites = tuple(WildcardAs(WHITE, k) for k in combo)
+        return _Best(total, items + bonus, details, v.wait.name.lower(), whites)
 
     def _pts(self, name: str, closed: bool) -> int:
         c, o = ORDINARY[name]

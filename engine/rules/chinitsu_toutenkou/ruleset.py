@@ -231,4 +231,5 @@ class ChinitsuToutenkou(ToutenkouTable, Ruleset):
             "",
             wait=best.wait,
             details=best.details,
+            breakdown=best.breakdown,
         )

@@ -23,6 +23,7 @@ from engine.rules.pk.yaku import (
     table_base,
     tenhou_ok,
 )
+from engine.scoring.breakdown import Bazoro
 from engine.scoring.evaluate import check_tiles, dora_extras, yaku_of, yakuman_of
 from engine.scoring.result import NO_YAKU, NOT_A_WIN, ScoreResult, YakuScore, settle_win
 from engine.tiles import RED
@@ -155,7 +156,8 @@ class PkRuleset(PkTable, Ruleset):
             pts, pay = settle_win(base, ctx, self.options)
             details = {"bazoro": bazoro, "table_han": table} if not mult else {}
             res = ScoreResult(
-                True, ys, han, 0, mult, pts, pay, limit, wait=r.view.wait.name.lower(), details=details
+                True, ys, han, 0, mult, pts, pay, limit, wait=r.view.wait.name.lower(), details=details,
+                breakdown=(Bazoro(bazoro, table),) if not mult else (),
             )
             best = (key, res)
         if best is None:

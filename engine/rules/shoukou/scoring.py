@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.hand.decompose import SEQ, Wait, decompositions, suit_decompositions, wait_readings
 from engine.notation import HandSpec, MeldType
+from engine.scoring.breakdown import Transformation
 from engine.scoring.evaluate import (
     check_tiles,
     fu_of,
@@ -802,7 +803,7 @@ def _single(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -
             key = (base, mult, 0)
             if best is None or key > best[0]:
                 pts, pay = _pay(base, spec, rs)
-                best = (key, ScoreResult(True, tuple(i.yakuman), 0, 0, mult, pts, pay, limit, wait=i.wait.name.lower(), details=_details([i], [i], rs)))
+                best = (key, ScoreResult(True, tuple(i.yakuman), 0, 0, mult, pts, pay, limit, wait=i.wait.name.lower(), details=_details([i], [i], rs), breakdown=_breakdown([i])))
         assert best is not None
         return best[1]
     for i in interps:
@@ -815,7 +816,7 @@ def _single(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -
             continue
         pts, pay = _pay(base, spec, rs)
         ys = tuple(i.yaku) + _dora_entries(i.dora, rs)
-        best = (key, ScoreResult(True, ys, total, i.fu, 0, pts, pay, limit, wait=i.wait.name.lower(), details=_details([i], [i], rs)))
+        best = (key, ScoreResult(True, ys, total, i.fu, 0, pts, pay, limit, wait=i.wait.name.lower(), details=_details([i], [i], rs), breakdown=_breakdown([i])))
     if best is None:
         return ScoreResult(False, reason=NO_YAKU, details={"interpretations": _describe(interps, rs)})
     return best[1]
@@ -907,6 +908,17 @@ def _details(used: list[Interpretation], every: list[Interpretation], rs: Shouko
     return {"transformations": shifts}
 
 
+def _breakdown(used: list[Interpretation]) -> tuple[Transformation, ...]:
+    """The transformations the value used (SK-10), each once, in the order of ``used``."""
+    out: list[Transformation] = []
+    for i in used:
+        if i.shift is not None:
+            t = Transformation(i.shift.src, i.shift.dst)
+            if t not in out:
+                out.append(t)
+    return tuple(out)
+
+
 def combine(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) -> ScoreResult:
     """SK-10.3–SK-10.9: the hand's value from all its interpretations."""
     sk = rs.shoukou
@@ -943,7 +955,7 @@ def _union(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) ->
         base, limit = base_points(0, 0, mult, opts)
         pts, pay = _pay(base, spec, rs)
         used = [i for y, i in kinds.values() if y in ys]
-        return ScoreResult(True, tuple(ys), 0, 0, mult, pts, pay, limit, wait=used[0].wait.name.lower(), details=_details(used, interps, rs))
+        return ScoreResult(True, tuple(ys), 0, 0, mult, pts, pay, limit, wait=used[0].wait.name.lower(), details=_details(used, interps, rs), breakdown=_breakdown(used))
     if not any(i.yaku for i in interps):
         return ScoreResult(False, reason=NO_YAKU, details={"interpretations": _describe(interps, rs)})
     counted: dict[tuple[Any, ...], tuple[YakuScore, Interpretation]] = {}
@@ -974,10 +986,11 @@ def _union(interps: list[Interpretation], spec: HandSpec, rs: ShoukouRuleset) ->
     best = max(interps, key=lambda i: (i.han, i.fu))
     result = tuple(ys) + _dora_entries(dora_i.dora, rs)
     details = _details(used, interps, rs)
+    breakdown = _breakdown(used)
     details["yaku_sources"] = [
         {"name": y.name, "han": y.han, **_where(i.shift)} for _, (y, i) in items
     ] + [{"name": y.name, "han": y.han, **_where(dora_i.shift)} for y in _dora_entries(dora_i.dora, rs)]
-    return ScoreResult(True, result, han, fu_i.fu, 0, pts, pay, limit, wait=best.wait.name.lower(), details=details)
+    return ScoreResult(True, result, han, fu_i.fu, 0, pts, pay, limit, wait=best.wait.name.lower(), details=details, breakdown=breakdown)
 
 
 def score_shoukou(spec: HandSpec, rs: ShoukouRuleset) -> ScoreResult:

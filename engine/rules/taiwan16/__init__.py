@@ -13,7 +13,8 @@ from __future__ import annotations
 from engine.rules.base import register
 from engine.rules.taiwan16.options import TaiValues, TaiwanOptions
 from engine.rules.taiwan16.ruleset import Taiwan16
+from engine.rules.taiwan16.tai import ITEMS, T11_NAMES
 
-__all__ = ["TaiValues", "Taiwan16", "TaiwanOptions"]
+__all__ = ["ITEMS", "T11_NAMES", "TaiValues", "Taiwan16", "TaiwanOptions"]
 
 register("taiwan16", Taiwan16)

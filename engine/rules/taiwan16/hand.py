@@ -33,6 +33,7 @@ from engine.rules.taiwan16.tai import (
     evaluate_tai,
     payment_rows,
 )
+from engine.scoring.breakdown import Breakdown, ChipRate
 from engine.scoring.evaluate import HandError
 from engine.scoring.result import NOT_A_WIN, ScoreResult, YakuScore
 from engine.tiles import kind_name, kind_of, parse_tiles
@@ -165,8 +166,9 @@ def score_spec(spec: HandSpec, ruleset: Taiwan16) -> ScoreResult:
         return ScoreResult(False, reason=NOT_A_WIN)
     tai = result.tai
     details = _details(result, opts, dealer, n)
+    breakdown: tuple[Breakdown, ...] = (*result.items, ChipRate(opts.base, opts.rate, dealer_tai(n)))
     if tai < opts.min_tai:
-        return ScoreResult(False, han=tai, reason=BELOW_MIN_TAI, details=details)
+        return ScoreResult(False, han=tai, reason=BELOW_MIN_TAI, details=details, breakdown=breakdown)
     seat = ctx.seat_wind
     by_all = ctx.tsumo and sit.flower_win != "seven"  # 七搶一 is always paid like a discard
     payers: list[str]  # winds; "discarder" (no from=) is a non-dealer
@@ -192,6 +194,7 @@ def score_spec(spec: HandSpec, ruleset: Taiwan16) -> ScoreResult:
         payments=pay,
         wait=result.wait,
         details=details,
+        breakdown=breakdown,
     )
 
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.notation import WINDS, HandSpec, Meld, MeldType, WinContext
+from engine.rules.facts import TurnWindow
 from engine.rules.taiwan16.options import TaiwanOptions
 from engine.rules.taiwan16.tai import settle
 from engine.scoring.result import ScoreResult
@@ -124,7 +125,7 @@ class HandState:
 
     east: int  # the seat that is East this hand (TW-5)
     replacement: str = ""  # this turn's replacement chain began with a "kong" or a "flower"
-    window: str = ""  # the open Phase.CLAIM window: "tenting" (T-19) or "haitei" (haitei_pass)
+    window: TurnWindow = ""  # the open Phase.CLAIM window: "tenting" (T-19) or "haitei" (haitei_pass)
     heaven: frozenset[int] = frozenset()  # seats that declared 天聴 before their first draw (T-19)
     haitei_passes: int = 0  # seats that passed the last tile on (TW-11 haitei_pass)
     haitei_taken: bool = False  # the last tile was taken under haitei_pass: win or discard it
@@ -149,8 +150,19 @@ class TaiwanTable(TableHooks):
         """TW-5: the seat whose wall the dealer's roll breaks ((s − 1) mod 4 seats after the dealer)."""
         if self.tw.seat_wind_mode == "dealer_east" or g.hand_index == 0:
             return g.dealer
-        dice = getattr(g.deal, "dice", None) or hand_dice(g.seed, g.hand_index)
+        dice = g.deal.dice if isinstance(g.deal, TaiwanDeal) else hand_dice(g.seed, g.hand_index)
         return (g.dealer + sum(dice) - 1) % g.players
+
+    def dice(self, g: Game) -> tuple[int, ...]:
+        """The dealer's roll of this hand (TW-5); () in the first hand (A15: no roll)."""
+        if not g.hand_index or not isinstance(g.deal, TaiwanDeal):
+            return ()
+        return g.deal.dice
+
+    def turn_window(self, g: Game) -> TurnWindow:
+        """The one-seat window open now: ``"tenting"`` (T-19) or ``"haitei"`` (TW-11 haitei_pass)."""
+        state = g.hand_state
+        return state.window if isinstance(state, HandState) else ""
 
     def seat_wind_of(self, g: Game, seat: int) -> int:
         state = g.hand_state

@@ -16,11 +16,13 @@ from typing import TypeVar
 from engine.hand.decompose import SEQ, Wait, decompositions, wait_readings
 from engine.notation import Meld, MeldType
 from engine.rules.taiwan16.options import DEFAULT, TaiwanOptions
+from engine.scoring.breakdown import TaiItem  # one tai item, as the scoring result carries it
 
 __all__ = [
     "FLOWER_KINDS",
     "ITEMS",
     "Situation",
+    "T11_NAMES",
     "TaiItem",
     "TaiResult",
     "evaluate_tai",
@@ -75,18 +77,12 @@ ITEMS: dict[str, tuple[str, str]] = {
     "T-34": ("天胡", "dealt complete"),
 }
 P = TypeVar("P", int, str)  # a payer: a seat number, or a wind letter / "discarder" (hand lines)
-_T11_NAMES = {Wait.PENCHAN: "辺張", Wait.KANCHAN: "中洞", Wait.TANKI: "単吊"}
+#: T-11's item name for each unique wait (the item reads the wait, not a fixed name)
+T11_NAMES = {Wait.PENCHAN: "辺張", Wait.KANCHAN: "中洞", Wait.TANKI: "単吊"}
 
 TENPAI_KINDS = ("", "declared", "earth", "heaven")
 REPLACEMENTS = ("", "kong", "flower")
 FLOWER_WINS = ("", "seven", "eight")
-
-
-@dataclass(frozen=True, slots=True)
-class TaiItem:
-    id: str
-    name: str
-    tai: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -342,9 +338,9 @@ def evaluate_tai(
                 items.append(_item("T-20", 4))
             if all_exposed and not sit.tsumo:
                 items.append(_item("T-15", 2))
-            if unique and wait in _T11_NAMES:
+            if unique and wait in T11_NAMES:
                 assert wait is not None
-                items.append(_item("T-11", 1, _T11_NAMES[wait]))
+                items.append(_item("T-11", 1, T11_NAMES[wait]))
             if pinghu_shape and all(s >= SEQ for s in sets):
                 items.append(_item("T-16", 2))
             total = sum(i.tai for i in items)

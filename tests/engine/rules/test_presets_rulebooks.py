@@ -62,6 +62,8 @@ EMA_RULES: list[tuple[str, Any, str]] = [
     ("honba_tsumo", 100, "§3.4.10 each opponent pays 100 per counter"),
     ("noten_total", 3000, "§3.4.2 total noten penalty 3000"),
     ("riichi_min_live", 4, "§3.3.14 four tiles left in the wall"),
+    ("chombo", "penalty", "2016 notes: a chombo is a penalty after uma"),
+    ("chombo_penalty", 20000, "2016 notes: 20,000 points"),
 ]
 
 WRC_RULES: list[tuple[str, Any, str]] = [
@@ -97,6 +99,8 @@ WRC_RULES: list[tuple[str, Any, str]] = [
     ("honba_tsumo", 100, "§5.7.7 each opponent pays 100 per counter"),
     ("noten_total", 3000, "§5.7.2 noten penalty 3000"),
     ("riichi_min_live", 4, "§5.3 four tiles left to declare riichi"),
+    ("chombo", "penalty", "§7 a chombo is a penalty on the final score"),
+    ("chombo_penalty", 30000, "§7 (2022) 30,000 points, as noted in engine/rules/options.py"),
 ]
 
 
