@@ -30,7 +30,8 @@ types need (ids: BIGINT identity; Discord ids: BIGINT; times: DOUBLE PRECISION; 
 
 Errors: a database error is raised as a subclass of the ``sqlite3`` error it stands for
 (:class:`PgOperationalError`, :class:`PgIntegrityError`, the DB-API classes the services already
-catch), with the asyncpg error as its cause. A lost connection is reopened at the next write.
+catch), with the asyncpg error as its cause. A connection lost while idle is reopened and the
+write started again (nothing of it was sent); one lost during a write fails that write, whole.
 Limits: one writer per process (several processes writing the same rows would need row locks or
 SERIALIZABLE transactions, which the next issue adds); ``PRAGMA``s have no meaning here.
 """
@@ -264,7 +265,15 @@ class PgWriter:
 
     def _transaction(self, fn: Callable[[Any], T]) -> T:
         conn = self._connect()
-        conn.execute("BEGIN")
+        try:
+            conn.execute("BEGIN")
+        except PgOperationalError:
+            if not conn.conn.is_closed():
+                raise
+            # the server closed the connection while it was idle (a restart, a fail-over): nothing
+            # of this write was sent yet, so it starts once more on a new connection
+            conn = self._connect()
+            conn.execute("BEGIN")
         try:
             out = fn(conn)
             conn.execute("COMMIT")

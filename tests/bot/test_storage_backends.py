@@ -202,3 +202,27 @@ def test_a_postgres_database_migrated_from_an_older_schema_ends_as_a_fresh_one(d
         assert types[("tables", "channel_id")] == ("bigint", None)
         assert types[("tables", "created_at")] == ("double precision", None)
         assert types[("game_players", "player")] == ("text", "C")
+
+
+def test_a_postgres_connection_ended_while_idle_is_replaced_and_the_write_succeeds(database: str) -> None:
+    if not is_url(database):
+        pytest.skip("a PostgreSQL connection only")
+    name = database.rsplit("/", 1)[1]
+
+    async def main_() -> None:
+        repo = Repository(database)
+        await repo.open()
+        try:
+            tid = await repo.create_table(guild_id=1, channel_id=2, opener_id=3, ruleset="riichi", seed="s", mode="live")
+            # a server restart or a fail-over ends every connection while the bot is between writes
+            admin_rows = await asyncio.to_thread(
+                rows, database.rsplit("/", 1)[0] + "/postgres",
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'",
+            )
+            assert admin_rows and all(r == (True,) for r in admin_rows)
+            await repo.append_actions(tid, 0, [("0d1m", 3)])  # no error: nothing of it had been sent
+            assert await repo.actions(tid) == [(0, "0d1m")]  # (the read pool replaces its connection too)
+        finally:
+            await repo.close()
+
+    asyncio.run(main_())
