@@ -1,7 +1,8 @@
 """Turn clocks that survive restarts: timers are rows; one task sleeps until the earliest.
 
 As in RoboDanny's reminders: the dispatcher reads the earliest timer, sleeps until it is due (or
-until a table re-arms its timer, which wakes it), then asks TableService to time the turn out.
+until a table re-arms its timer, which wakes it), then asks TableService to time the turn out; the timer rows are read and written through its
+clocks (:class:`bot.tables.clocks.Clocks`).
 Async tables get one DM reminder halfway through the deadline.
 
 A failed database call never ends the dispatcher, nor holds up another table's clock: a database
@@ -87,7 +88,7 @@ class TimerDispatcher:
             if at <= now:
                 del self._retry[table_id]  # its timer is eligible again (its back-off is kept)
         paused = {i for i, d in self.service.damaged.items() if d.paused}
-        timer = await self.service.repo.next_timer(skip=paused | set(self._retry))
+        timer = await self.service.clocks.next_timer(paused | set(self._retry))
         now = time.time()
         waits = [at - now for at in self._retry.values()]
         if timer is not None:
@@ -132,7 +133,7 @@ class TimerDispatcher:
         A failed database call is raised (:meth:`_fire` retries the table later)."""
         t = self.service.tables.get(timer.table_id)
         if t is not None and t.row.mode == "async" and not timer.reminded and self.remind is not None and now < timer.due:
-            await self.service.repo.mark_reminded(timer.table_id)
+            await self.service.clocks.reminded(timer.table_id)
             try:
                 await self.remind(timer.table_id)
             except Exception:
@@ -156,4 +157,4 @@ class TimerDispatcher:
             t = self.service.tables.get(timer.table_id)
             if t is None or t.decision_serial() == timer.serial:
                 # nothing moved (an async table set to wait, or a closed table): stop this timer
-                await self.service.repo.clear_timer(timer.table_id)
+                await self.service.clocks.stop(timer.table_id)

@@ -147,9 +147,9 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
         if table is not None:
             return await self.service.get_in(table, interaction.guild_id)
         channel_id = interaction.channel_id or 0
-        rows = await self.service.repo.tables_with_status(*statuses, channel_id=channel_id)
+        rows = await self.service.tables_in_channel(channel_id, *statuses)
         if not rows:
-            waiting = [] if "open" in statuses else await self.service.repo.tables_with_status("open", channel_id=channel_id)
+            waiting = [] if "open" in statuses else await self.service.tables_in_channel(channel_id, "open")
             if waiting:  # opened, or starting this very moment: its game is not stored yet
                 raise TableError("table #{table} has not started yet", table=waiting[-1].id)
             raise TableError("there is no open table in this channel: start one with /table open")
@@ -361,8 +361,7 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
 
     @app_commands.command(name="list", description="Tables in this server")
     async def list_(self, interaction: discord.Interaction) -> None:
-        rows = await self.service.repo.tables_with_status("open", "playing")
-        rows = [r for r in rows if r.guild_id == interaction.guild_id]
+        rows = await self.service.tables_in_server(interaction.guild_id)
         lang = lang_of(interaction.locale)
         if not rows:
             await interaction.response.send_message(i18n.t(lang, "No tables are open. Start one with /table open."), ephemeral=True)
@@ -389,12 +388,12 @@ class Tables(commands.GroupCog, group_name="table", group_description="Open, joi
     @app_commands.command(name="verify", description="Check a finished table's seed and log against the commitment posted at its start")
     async def verify(self, interaction: discord.Interaction, table: int | None = None) -> None:
         if table is None:  # the newest started table of this channel; no replay before the thread's
-            rows = await self.service.repo.tables_with_status("playing", "finished", channel_id=interaction.channel_id or 0)
+            rows = await self.service.tables_in_channel(interaction.channel_id or 0, "playing", "finished")
             if not rows:
                 raise TableError("there is no started table in this channel: name one, `/table verify table:<number>`")
             table = rows[-1].id
         await interaction.response.defer(thinking=True)
-        await interaction.followup.send(await fairness.verify_table(self.service.repo, table, lang_of(interaction.locale)))
+        await interaction.followup.send(await self.service.verify(table, lang_of(interaction.locale)))
 
     @app_commands.command(
         name="auto", description="Standing orders: auto-win, auto-pass calls, auto-discard the drawn tile, two-tap discards, waits"

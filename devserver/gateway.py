@@ -14,19 +14,30 @@ import logging
 import secrets
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from .shards import receives, valid_shard
-from .state import dumps
-
-if TYPE_CHECKING:
-    from .server import DiscordServer
+from .shards import Sharding, receives, valid_shard
+from .state import State, dumps
 
 log = logging.getLogger("devserver.gateway")
 
 JSON = dict[str, Any]
+
+
+class GatewayHost(Protocol):
+    """What the gateway asks of the server it belongs to (``server.DiscordServer``), named here so that this
+    module does not import the server back."""
+
+    token: str
+    state: State
+    sharding: Sharding
+
+    @property
+    def gateway_url(self) -> str: ...
+
+    def _notify(self) -> None: ...
 
 # Intents
 GUILDS = 1 << 0
@@ -88,7 +99,7 @@ class Session:
 
 
 class Gateway:
-    def __init__(self, server: DiscordServer, *, heartbeat_interval: float, enforce_heartbeats: bool = True) -> None:
+    def __init__(self, server: GatewayHost, *, heartbeat_interval: float, enforce_heartbeats: bool = True) -> None:
         self.server = server
         self.heartbeat_interval = heartbeat_interval
         self.enforce_heartbeats = enforce_heartbeats

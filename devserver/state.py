@@ -13,10 +13,11 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from .server import DiscordServer
+from .limits import Clock
+
+_T = TypeVar("_T")
 
 JSON = dict[str, Any]
 
@@ -428,6 +429,18 @@ class Command:
         return int(self.data.get("type", 1))
 
 
+class Host(Protocol):
+    """What an interaction record asks of the server that holds it (``server.DiscordServer``), named here so
+    that this module does not import the server back."""
+
+    state: State
+    clock: Clock
+
+    async def wait_for(
+        self, predicate: Callable[[], _T | None], timeout: float = 5.0, *, what: str = "condition"
+    ) -> _T: ...
+
+
 class InteractionFailed(Exception):
     """The user would have seen "This interaction failed": the bot's callback was refused."""
 
@@ -441,7 +454,7 @@ class InteractionRecord:
 
     def __init__(
         self,
-        server: DiscordServer,
+        server: Host,
         *,
         id: int,
         token: str,

@@ -1,4 +1,4 @@
-"""bot/engine_refusals.py: every engine refusal code has a catalog message, read from the code
+"""bot/tables/refusals.py: every engine refusal code has a catalog message, read from the code
 (never from the English sentence), its fields taken from the engine's refusal."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot import i18n
-from bot.engine_refusals import MESSAGES, UNKNOWN, EngineRefusal, placeholders, refusal
 from bot.render.names import tile_name
+from bot.tables.refusals import MESSAGES, UNKNOWN, EngineRefusal, placeholders, refusal
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import IllegalActionError

@@ -316,6 +316,7 @@ def test_an_engine_failure_puts_the_table_back_to_what_storage_holds(tmp_path: P
     click is played: one sentence, the click not applied, the game as stored, the next click after
     the fault works. Without the rollback the table kept a move storage never saw."""
     import bot.tables as tables_mod
+    from bot.ai.policy import POLICIES
 
     async def main() -> None:
         repo, svc, seen = await _open(tmp_path / "t.sqlite3")
@@ -329,7 +330,7 @@ def test_an_engine_failure_puts_the_table_back_to_what_storage_holds(tmp_path: P
             def broken(*_: object) -> object:
                 raise IndexError("a bug in the engine")
 
-            monkeypatch.setitem(tables_mod.POLICIES, "smart", broken)
+            monkeypatch.setitem(POLICIES, "smart", broken)
             with pytest.raises(tables_mod.EngineFault) as e:
                 await svc.act(tid, ALICE, move.text, serial)
             assert str(e.value) == tables_mod.ENGINE_FAILED

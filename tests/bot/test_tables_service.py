@@ -175,7 +175,7 @@ def test_a_click_answered_before_the_clock_ran_out_goes_before_the_timeout(tmp_p
 def test_tables_of_one_ruleset_starting_at_once_share_one_table_load(tmp_path: Path, monkeypatch: object) -> None:
     import threading
 
-    import bot.tables as tables_mod
+    import bot.tables.restore as tables_mod
     from engine.rules import find_ruleset
 
     calls: list[int] = []
@@ -269,6 +269,37 @@ def test_an_organiser_of_another_server_cannot_abandon_a_table(tmp_path: Path) -
                 assert (await cur.fetchone())[0] == "abandoned"  # type: ignore[index]
             await svc.abandon(t.id, 1, organiser=False, guild_id=1)  # its opener, in its own server
             assert t.row.status == "abandoned"
+        finally:
+            await repo.close()
+
+    asyncio.run(main())
+
+
+def test_the_tables_a_channel_or_a_server_has_come_from_the_service(tmp_path: Path) -> None:
+    """What /table reads of stored tables (cogs/tables.py reaches no repository): a channel's
+    tables with the statuses asked, oldest first; a server's open and playing tables, not another
+    server's, not an abandoned one; /table verify's sentence for a table that has not started."""
+
+    async def main() -> None:
+        repo = Repository(tmp_path / "t.sqlite3")
+        await repo.open()
+        svc = TableService(repo)
+        try:
+            a = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice")
+            b = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice")
+            c = await svc.open_table(guild_id=1, channel_id=3, opener_id=10, opener_name="alice")
+            d = await svc.open_table(guild_id=5, channel_id=6, opener_id=20, opener_name="bob")
+            e = await svc.open_table(guild_id=1, channel_id=2, opener_id=10, opener_name="alice")
+            await svc.add_ai(b.id, 3)
+            await svc.start(b.id, 10)
+            await svc.abandon(e.id, 10, organiser=False, guild_id=1)
+            assert [r.id for r in await svc.tables_in_channel(2, "open")] == [a.id]
+            assert [r.id for r in await svc.tables_in_channel(2, "open", "playing")] == [a.id, b.id]
+            assert [r.id for r in await svc.tables_in_channel(2, "playing", "finished")] == [b.id]
+            assert [r.id for r in await svc.tables_in_server(1)] == [a.id, b.id, c.id]
+            assert [r.id for r in await svc.tables_in_server(5)] == [d.id]
+            assert await svc.verify(a.id) == f"Table #{a.id} has not started: only a finished game can be verified."
+            assert await svc.verify(e.id) == f"Table #{e.id} was abandoned: only a finished game can be verified."
         finally:
             await repo.close()
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from bot import fairness, i18n
-from bot.engine_refusals import EngineRefusal, refusal
 from bot.render import variants as vr
 from bot.render.names import tile_name
 from bot.tables import TableError, lengths, playable
+from bot.tables.refusals import EngineRefusal, refusal
 from engine.rules.base import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game, IllegalActionError

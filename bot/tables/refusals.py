@@ -1,4 +1,5 @@
-"""The engine's refusal of a move, told to the player in their language.
+"""The engine's refusal of a move, told to the player in their language (raised by
+:meth:`~bot.tables.acting.Acting.act`).
 
 The engine stays English and knows nothing of catalogs: ``Game.play`` raises
 :class:`~engine.table.game.IllegalActionError` with one English sentence, a reason code
@@ -9,6 +10,8 @@ from the engine's fields, else from the refused action, and named in the reader'
 is shown. English readers get the engine's sentence word for word; a code this table does not know
 (which that test keeps from being merged) reads, in other languages, as one catalog sentence saying
 the move is not possible now.
+
+Limits: words only; what is refused, and why, is the engine's (``Game.play``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 
 from bot.i18n import N_, Lang, t
 from bot.render.names import tile_name
-from bot.tables import TableError
+from bot.tables.model import TableError
 from engine.table.actions import Action, ActionType
 from engine.table.game import IllegalActionError
 from engine.table.refusal import Refusal
