@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
-from bot.i18n import N_, Lang, term
+from bot.i18n import N_, Lang, t, term, tn
 from bot.storage import repository as sql
 from bot.storage.clubs import every_house_row, house_options_in
 from bot.storage.repository import CorruptRow, HouseRow, Repository
@@ -149,10 +149,85 @@ def rule_differences(a: Ruleset, b: Ruleset) -> list[str]:
     return differences(a, b)
 
 
+def allowed_text(spec: OptionSpec, lang: Lang = "en") -> str:
+    """The values an option takes, as a person reads them, in ``lang`` (the engine's
+    ``OptionSpec.allowed`` says it in English only)."""
+    if spec.kind == "bool":
+        return t(lang, "true or false")
+    if spec.kind == "choice":
+        return " | ".join(spec.choices)
+    if spec.kind == "choices":
+        return t(lang, "a comma list of {items} (or none)", items=", ".join(spec.choices))
+    if spec.kind == "pairs":
+        return t(lang, "key:value pairs, comma separated")
+    if spec.kind == "ints":
+        n = len(spec.value) if isinstance(spec.value, tuple) else 0
+        return tn(lang, "{n} whole number, comma separated", "{n} whole numbers, comma separated", n) if n else t(lang, "whole numbers, comma separated")
+    if spec.kind == "int?":
+        return t(lang, "a whole number, or none")
+    if spec.kind == "int":
+        return t(lang, "a whole number")
+    return t(lang, "text")
+
+
+#: the engine's sentences for rules that cannot be played together (catalog.option_problems), as
+#: catalog messages with the same fields
+_PROBLEMS = [
+    (re.compile(r"red_fives: (?P<a>\d+) red 5(?P<b>[mps]) is more than the (?P<c>\d+) copies of a five"),
+     N_("red_fives: {a} red 5{b} is more than the {c} copies of a five")),
+    (re.compile(r"red_fives: this game has no 5m, so it cannot have a red 5m"), N_("red_fives: this game has no 5m, so it cannot have a red 5m")),
+    (re.compile(r"uma needs (?P<a>\d+) values, one per place \(it has (?P<b>\d+)\)"), N_("uma needs {a} values, one per place (it has {b})")),
+    (re.compile(r"uma must add up to 0 \(these add up to (?P<a>-?\d+)\)"), N_("uma must add up to 0 (these add up to {a})")),
+    (re.compile(r"uma must go down from 1st place to last"), N_("uma must go down from 1st place to last")),
+    (re.compile(r"start_points must be a positive multiple of 100"), N_("start_points must be a positive multiple of 100")),
+    (re.compile(r"return_points must be a multiple of 100 no lower than start_points"),
+     N_("return_points must be a multiple of 100 no lower than start_points")),
+    (re.compile(r"(?P<a>\w+) must be a multiple of 100, 0 or more"), N_("{a} must be a multiple of 100, 0 or more")),
+    (re.compile(r"noten_total must be a multiple of (?P<a>\d+) \(it is split among 1 to (?P<b>\d+) players\)"),
+     N_("noten_total must be a multiple of {a} (it is split among 1 to {b} players)")),
+    (re.compile(r"riichi_min_live must be 1 to 30 tiles"), N_("riichi_min_live must be 1 to 30 tiles")),
+    (re.compile(r"double_wind_pair_fu is 2 or 4"), N_("double_wind_pair_fu is 2 or 4")),
+    (re.compile(r"kita \(North set aside\) is a 3-player rule"), N_("kita (North set aside) is a 3-player rule")),
+]
+
+
+def _set_refusal(rules: Ruleset, key: str, value: str, why: str = "") -> HouseError:
+    """Why ``key = value`` cannot be set, one catalog sentence (the engine's reason is English only)."""
+    try:
+        spec = find_spec(rules, key)
+    except OptionError:
+        own = re.search(r"plays by its own rules, not riichi's (?P<key>.*): its options start with (?P<groups>.*)$", why)
+        if own:
+            return HouseError("{ruleset} plays by its own rules, not riichi's {key}: its options start with {groups}", ruleset=rules.name,
+                              key=own["key"], groups=own["groups"])
+        return HouseError("{ruleset} has no option '{key}'", ruleset=rules.name, key=_clip(key))
+    try:
+        parse_value(spec, value)
+    except OptionError:
+        return HouseError("{key} takes {allowed}, not '{value}'", key=spec.key, allowed=_Allowed(spec), value=_clip(value))
+    for pattern, msgid in _PROBLEMS:
+        m = pattern.search(why)
+        if m:
+            return HouseError(msgid, **m.groupdict())
+    return HouseError("{key} = {value} cannot be played with the other rules of {ruleset}", key=spec.key, value=_clip(value), ruleset=rules.name)
+
+
+class _Allowed(UserError):
+    """An option's allowed values as a field of a refusal: read in the reader's language."""
+
+    def __init__(self, spec: OptionSpec) -> None:
+        super().__init__()
+        self.args = (allowed_text(spec),)  # str(): the English
+        self.spec = spec
+
+    def sentence(self, lang: Lang = "en") -> str:
+        return allowed_text(self.spec, lang)
+
+
 def option_line(spec: OptionSpec, limit: int = 100, lang: Lang = "en") -> str:
     """One line for an option menu: key, current value, allowed values, description (clipped; in
     ``lang``: the catalog's entry of context ``option`` for the engine's English description)."""
-    head = f"{spec.key} = {show_value(spec.value)} · {spec.allowed()}"
+    head = f"{spec.key} = {show_value(spec.value)} · {allowed_text(spec, lang)}"
     if spec.help:
         head += f" · {term(lang, 'option', spec.help)}"
     return head if len(head) <= limit else head[: limit - 1] + "…"
@@ -274,7 +349,7 @@ class HouseRules:
         try:
             new = set_option(p.rules, key, value)
         except OptionError as e:
-            raise HouseError(str(e)) from None
+            raise _set_refusal(p.rules, key, value, str(e)) from None
         spec = find_spec(new, key)
         options = new.options_dict()
         before = p.row.to_json()

@@ -1513,6 +1513,37 @@ class Presenter:
         await self.service.repo.set_seat(t.id, s, hand_message_id=msg.id)
         return state
 
+    # -- a seat's player changed (a league's substitute; issue 30) --------------------------------
+
+    async def seat_changed(self, t: Table, seat: int, *, left: tuple[int | None, int | None] = (None, None)) -> None:
+        """The seat has a new player (its stored user and name were changed under the table's
+        lock): the last player's hand message (``left``: their user id and its message id) keeps the
+        hand without its buttons; what it showed is forgotten, and the new player gets the hand by
+        DM, with its buttons if the seat is to act."""
+        key = (t.id, seat)
+        user_id, message_id = left
+        async with self._locks.setdefault(key, asyncio.Lock()):  # a hand on its way to the last player lands first
+            late = t.seats[seat].hand_message_id  # set by that hand after the change: the last player's message
+            t.seats[seat].hand_message_id = None
+            for old in dict.fromkeys(m for m in (message_id, late) if m):
+                if user_id is None or t.game is None:
+                    break
+                with suppress(discord.HTTPException):
+                    dm = await self._dm(user_id)
+                    await self._pace()
+                    await dm.get_partial_message(old).edit(view=None)
+        claim = self._claims.pop(key, None)
+        if claim is not None and not claim.done.done():
+            claim.done.set_result(False)
+        for d in (self._sig, self._shown, self._tokens, self._asked, self._dealt, self._expired, self._results_seen):
+            d.pop(key, None)  # type: ignore[attr-defined]
+        g = t.game
+        if g is None or g.over or t.seats[seat].ai is not None or t.seats[seat].user_id is None:
+            return
+        if seat in g.to_act():  # its buttons are up: the next update refreshes them
+            self._prompted.setdefault(t.id, set()).add(seat)
+        await self._send_seat(t, seat, False)
+
     # -- notices outside a table (leagues) -----------------------------------------------------
 
     async def notify(self, user_id: int, text: str) -> bool:

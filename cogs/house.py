@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.command_tree import choices, complete, organiser_only
 from bot.house import HouseError, HouseRules, option_line
+from bot.house_text import PRESETS, changed_rule_lines, preset_text
 from bot.i18n import Lang, lang_of, t, term, tn
 from bot.render.rules_card import card_lines, render_card
 from engine.rules.base import rulesets_in_menu_order
@@ -97,12 +98,21 @@ class House(commands.GroupCog, group_name="house", group_description="This club'
 
     @app_commands.command(name="show", description="A house rules card: the base and every changed option")
     async def show(self, interaction: discord.Interaction, name: str) -> None:
-        p = await self.svc.get(interaction.guild_id, name)
         lang = lang_of(interaction.locale)
+        try:
+            p = await self.svc.get(interaction.guild_id, name)
+        except HouseError:
+            preset = " ".join(name.split()).casefold()
+            if preset not in PRESETS:
+                raise
+            await interaction.response.send_message(_card_text(preset_text(preset, lang), lang))  # a preset, option by option
+            return
         png = await asyncio.to_thread(render_card, p.name, p.rules, lang=lang)
-        await interaction.response.send_message(
-            _card_text(card_lines(p.name, p.rules, lang=lang), lang), file=discord.File(io.BytesIO(png), filename="house-rules.png")
-        )
+        lines = card_lines(p.name, p.rules, lang=lang)
+        own = changed_rule_lines(p.rules, lang)  # against the rulebook: a preset's own changes too
+        if own:
+            lines += ["", t(lang, "Each rule as played:"), *own]
+        await interaction.response.send_message(_card_text(lines, lang), file=discord.File(io.BytesIO(png), filename="house-rules.png"))
 
     @app_commands.command(name="list", description="This club's house rules")
     async def list_(self, interaction: discord.Interaction) -> None:

@@ -22,7 +22,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_tree import choices, complete, organiser_only
-from bot.i18n import Lang, lang_of, t, tn
+from bot.i18n import N_, Lang, lang_of, t, tn
+from bot.league.report import mode_word, seating_word
 from bot.league.service import LeagueError, LeagueService, RoundReport
 from bot.standings.service import Who
 from bot.storage.leagues import SubstitutionRow
@@ -32,6 +33,9 @@ if TYPE_CHECKING:
     from bot.client import JantakuBot
 
 log = logging.getLogger(__name__)
+
+#: an in-person table's seats, East first (the round's post lists them so)
+WIND_NAMES = (N_("East"), N_("South"), N_("West"), N_("North"))
 
 
 def _name(user: discord.abc.User) -> str:
@@ -84,10 +88,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         return self.bot.league
 
     async def _league_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        from bot.storage import leagues as sql
-
-        found = await sql.leagues(self.bot.repo.db, interaction.guild_id) if interaction.guild_id else []
-        return choices([lg.name for lg in reversed(found)], current)
+        return choices(await self.svc.names(interaction.guild_id), current)
 
     @app_commands.command(name="new", description="Start a league and its season (organisers)")
     @app_commands.describe(
@@ -95,7 +96,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         mode="async (hours per turn) or live tables at the bot, or in person (results by /result add)",
         house="this club's house rules to play (/house list)", ruleset="a ruleset to play instead of house rules",
         hours="async: hours per turn (default 24)", seating="shuffle (fewest repeat opponents), swiss (by standing) or fixed (teams apart)",
-        leftover="players left over: AI seats or a bye", misses="missed turns in one game before a substitute takes the seat (default 3)",
+        leftover="players left over: AI seats or a bye (in person: a bye by default)", misses="missed turns in one game before a substitute takes the seat (default 3)",
         round_hours="hours until a round's deadline (default 168)", on_deadline="at the deadline: AI seats finish the games, or they are void",
     )
     @organiser_only("start a league")
@@ -109,7 +110,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         ruleset: str | None = None,
         hours: app_commands.Range[int, 1, 168] = 24,
         seating: Literal["shuffle", "swiss", "fixed"] = "shuffle",
-        leftover: Literal["ai", "bye"] = "ai",
+        leftover: Literal["ai", "bye"] | None = None,
         misses: app_commands.Range[int, 1, 100] = 3,
         round_hours: app_commands.Range[int, 1, 8760] = 168,
         on_deadline: Literal["finish_ai", "void"] = "finish_ai",
@@ -122,7 +123,8 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         await interaction.response.send_message(t(
             lang_of(interaction.locale),
             "League '{league}' is open: {rounds} rounds, {mode}, {rules}, {seating} seating. Join with `/league join`; an organiser opens each round with `/league round`.",
-            league=lg.name, rounds=lg.rounds, mode=lg.mode, rules=profile or rs.name, seating=lg.seating,
+            league=lg.name, rounds=lg.rounds, mode=mode_word(lang_of(interaction.locale), lg.mode), rules=profile or rs.name,
+            seating=seating_word(lang_of(interaction.locale), lg.seating),
         ))
 
     @app_commands.command(name="join", description="Join the league (between rounds)")
@@ -191,7 +193,11 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             if not await presenter.notify(uid, text):
                 closed.append(name)
         if started.in_person:
-            listing = "\n".join(t(club, "Table {n}: {names}", n=i, names=", ".join(m.name for m in table)) for i, table in enumerate(started.in_person, 1))
+            listing = "\n".join(
+                t(club, "Table {n}: {names}", n=i, names=", ".join(t(club, "{wind} {name}", wind=t(club, WIND_NAMES[w]), name=m.name)
+                                                                  for w, m in enumerate(table)))
+                for i, table in enumerate(started.in_person, 1)
+            )
             await presenter.post(channel_id, t(club, "**{league}**, round {number} (in person):", league=lg.name, number=started.number) + "\n" + listing)
             for i, table in enumerate(started.in_person, 1):
                 for m in table:
@@ -229,21 +235,42 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         ))
 
     @app_commands.command(name="substitute", description="A member takes a league seat for the rest of its game (organisers)")
-    @app_commands.describe(table="the table's number", absent="the player who is replaced", member="who plays on (an AI when left out)")
+    @app_commands.describe(table="the table's number (in person: its number in the round)", absent="the player who is replaced",
+                           member="who plays on (an AI when left out)", guest="in person: a guest who plays on (no Discord account)")
     @organiser_only("put in a substitute")
     async def substitute(self, interaction: discord.Interaction, table: int, absent: discord.Member,
-                         member: discord.Member | None = None) -> None:
+                         member: discord.Member | None = None, guest: str | None = None, league: str | None = None) -> None:
+        lang = lang_of(interaction.locale)
+        lg = await self.svc.in_person_league(interaction.guild_id, league)
+        if lg is not None:  # a no-show at a real table: a stand-in plays the seat
+            if member is None and not guest:
+                raise LeagueError("at an in-person table name who plays on: member:@name or guest:Name")
+            new = _who(member, guest)
+            gone = Who.member(absent.id, _name(absent))
+            if await self.svc.substitute_in_person(lg, table, gone, new, actor_id=interaction.user.id):
+                text = t(lang, "{who} is back in their seat at table {table} (in person).", who=new.name, table=table)
+            else:
+                text = t(lang, "{who} plays {absent}'s seat at table {table} (in person); the result stays {absent}'s.",
+                         who=new.name, absent=gone.name, table=table)
+            await interaction.response.send_message(text)
+            return
+        if guest:
+            raise LeagueError("a substitute at a bot table is a member of this server, or an AI")
         tb = await self.bot.service.get_in(table, interaction.guild_id)
         seat = tb.seat_of(absent.id)
         if seat is None:
             raise LeagueError("{name} does not play at table #{table}", name=_name(absent), table=table)
         new = _who(member, None) if member is not None else None
-        await self.svc.substitute(table, seat, new, actor_id=interaction.user.id)
-        lang = lang_of(interaction.locale)
-        await interaction.response.send_message(t(
-            lang, "{who} plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
-            who=new.name if new else t(lang, "An AI"), absent=_name(absent), table=table,
-        ))
+        sub = await self.svc.substitute(table, seat, new, actor_id=interaction.user.id)
+        if sub.new_player == sub.old_player:
+            text = t(lang, "{who} is back in their seat at table #{table}.", who=sub.old_name, table=table)
+        elif new is None:
+            text = t(lang, "An AI plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
+                     absent=sub.old_name, table=table)
+        else:
+            text = t(lang, "{who} plays {absent}'s seat at table #{table} for the rest of the game; the result stays {absent}'s.",
+                     who=new.name, absent=sub.old_name, table=table)
+        await interaction.response.send_message(text)
 
     @app_commands.command(name="close", description="Close the open round now (organisers): unfinished games per the league's setting")
     @organiser_only("close a league round")
@@ -253,7 +280,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
         report = await self.svc.close_round(interaction.guild_id, league, interaction.user.id)
         await interaction.followup.send(t(lang_of(interaction.locale), "Round {number} of '{league}' is closed.", number=report.number, league=lg.name))
 
-    complete("league", _league_complete, join, leave, add, remove, round_, status, penalty, close)
+    complete("league", _league_complete, join, leave, add, remove, round_, status, penalty, substitute, close)
 
     async def _round_closed(self, report: RoundReport) -> None:
         """The round's post: its text, and a picture of each table's final standings (the one a
@@ -268,23 +295,44 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description="Club 
             except Exception:
                 log.exception("round %s: no picture of table %s", report.number, tr.table_id)
                 continue
-            files.append(discord.File(io.BytesIO(png), filename=f"table-{tr.table_id}.png"))
+            name = f"table-{tr.table_id}.png" if tr.table_id is not None else f"in-person-table-{tr.number}.png"
+            files.append(discord.File(io.BytesIO(png), filename=name))
         await self.bot.presenter.post(report.channel_id, report.text(club), files=files)
 
-    async def _substituted(self, tb: Table, sub: SubstitutionRow) -> None:
+    async def _substituted(self, tb: Table, sub: SubstitutionRow, missed: bool, left: tuple[int | None, int | None] = (None, None)) -> None:
+        """Tell the table's thread, the absent player (and a stand-in who leaves) what changed, and
+        send the seat's new player their hand."""
         ai = sub.new_player.startswith("ai:")
+        back = sub.new_player == sub.old_player
+        who_now = tb.seats[sub.seat].name
 
         def said(lang: Lang) -> str:
-            who = t(lang, "an AI") if ai else tb.seats[sub.seat].name
-            return tn(lang, "{old} missed {n} turn: {who} plays the seat for the rest of this game.",
-                      "{old} missed {n} turns: {who} plays the seat for the rest of this game.", sub.misses, old=sub.old_name, who=who)
+            if back:
+                return t(lang, "{old} plays their own seat again.", old=sub.old_name)
+            who = t(lang, "an AI") if ai else who_now
+            if missed:
+                return tn(lang, "{old} missed {n} turn: {who} plays the seat for the rest of this game.",
+                          "{old} missed {n} turns: {who} plays the seat for the rest of this game.", sub.misses, old=sub.old_name, who=who)
+            return t(lang, "{who} plays {old}'s seat for the rest of this game.", who=who, old=sub.old_name)
 
+        await self.bot.presenter.seat_changed(tb, sub.seat, left=left)
         club = await self.bot.locales.of_club(tb.row.guild_id)
         await self.bot.presenter.post(tb.row.thread_id or tb.row.channel_id, said(club))
-        if sub.old_player.startswith("u:") and sub.old_player[2:].isdigit():
-            uid = int(sub.old_player[2:])
+        if back and sub.earlier and sub.earlier[-1][0].startswith("u:") and sub.earlier[-1][0][2:].isdigit():
+            uid = int(sub.earlier[-1][0][2:])  # the stand-in who leaves the seat
             own = self.bot.locales.of_user(uid)
+            await self.bot.presenter.notify(uid, t(own, "Table #{table}: {old} plays their own seat again; thank you for standing in.",
+                                                   table=tb.id, old=sub.old_name))
+        if back or not (sub.old_player.startswith("u:") and sub.old_player[2:].isdigit()):
+            return
+        uid = int(sub.old_player[2:])
+        own = self.bot.locales.of_user(uid)
+        if missed:
             await self.bot.presenter.notify(uid, t(own, "Table #{table}: {text} The game's result stays yours.", table=tb.id, text=said(own)))
+        else:
+            who = t(own, "an AI") if ai else who_now
+            await self.bot.presenter.notify(uid, t(own, "Table #{table}: {who} plays your seat for the rest of this game; the game's result stays yours.",
+                                                   table=tb.id, who=who))
 
 
 async def setup(bot: JantakuBot) -> None:

@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
+from bot.house_text import PRESETS, preset_text
 from bot.i18n import DEFAULT, Lang, t
 from bot.lookups import (
     LookupError_,
@@ -165,7 +166,7 @@ def page_view(ruleset: str, page: int, pages: int, user: int, lang: Lang = DEFAU
 # --- the cog ---------------------------------------------------------------------------------
 
 
-RULESET_CHOICES = [app_commands.Choice(name=rs, value=rs) for rs in RULESETS]
+RULESET_CHOICES = [app_commands.Choice(name=rs, value=rs) for rs in (*RULESETS, *PRESETS)]  # presets: issue 30
 
 
 def _ruleset_suggestions(current: str, lang: Lang = DEFAULT) -> list[app_commands.Choice[str]]:
@@ -327,6 +328,9 @@ class Lookups(commands.Cog):
         if ruleset is None:
             raise LookupError_("Name a ruleset (`/rule ruleset:riichi`) or this club's house rules (`/rule house:<name>`).")
         name = ruleset.value
+        if name in PRESETS:  # a preset of the riichi rules, option by option (issue 30)
+            await interaction.response.send_message(embeds=_embeds(name.upper(), preset_text(name, lang), "", discord.Colour.dark_green())[:10])
+            return
         if not topic or not topic.strip():
             embed, pages = rule_list_embed(rulebook(name, lang), 0, lang)
             view = page_view(name, 0, pages, interaction.user.id, lang)

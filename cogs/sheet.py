@@ -32,7 +32,7 @@ from bot.sheet.service import REFUSALS, Current, SheetService, SheetUserError
 from bot.sheet.text import change_text, final_text, sheet_text, undo_text
 from bot.standings.service import Who
 from cogs.standings import Members
-from engine.rules.base import find_ruleset, ruleset_names
+from engine.rules.base import UnknownRuleset, find_ruleset, ruleset_names
 from engine.sheet import Entry, EntryKind, SheetRefusal, Win, score_hand, sheet_ready
 
 if TYPE_CHECKING:
@@ -199,8 +199,10 @@ class SheetCog(commands.GroupCog, group_name="sheet", group_description="A score
             raise SheetUserError("unknown ruleset {given}: choose one of {choices}", given=f"'{ruleset.strip()[:40]}'", choices=", ".join(_sheet_rulesets()))
         if house or ruleset:
             rules, house = await self.bot.house.resolve(interaction.guild_id, house, ruleset)
-            if ruleset and len(whos) == 3 and rules.players == 4 and ruleset.strip().lower() in ("riichi", "tenhou"):
-                rules = find_ruleset(ruleset.strip(), players=3)
+            if ruleset and len(whos) == 3 and rules.players == 4:
+                # a four-player name with three players: the ruleset's own three-player form where it has one
+                with contextlib.suppress(UnknownRuleset):
+                    rules = find_ruleset(ruleset.strip(), players=3)
         elif (club := await self.bot.house.default(interaction.guild_id)) is not None and club.rules.players == len(whos):
             rules, house = club.rules, club.name
         c = await self.svc.start(

@@ -31,6 +31,8 @@ from discord.ext import commands
 from bot import i18n
 from bot.command_tree import answer, choices, complete, organiser_only
 from bot.i18n import Lang, t, tn
+from bot.standings.audit import audit_line
+from bot.standings.penalties import Penalties, penalty_line
 from bot.standings.service import (
     LEADERBOARD_ORDERS,
     Entry,
@@ -269,6 +271,13 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
         for s in seasons:
             if self.svc.damage_of(s):
                 lines.append(f"**{s.name}** — {self.svc.damage(s).sentence(lang)}")
+            elif s.house:
+                if s.active:
+                    lines.append(t(lang, "**{season}** — {ruleset}, house rules {house}, rating {rating}, running", season=s.name,
+                                   ruleset=s.ruleset, house=s.house, rating=s.rating))
+                else:
+                    lines.append(t(lang, "**{season}** — {ruleset}, house rules {house}, rating {rating}, ended", season=s.name,
+                                   ruleset=s.ruleset, house=s.house, rating=s.rating))
             elif s.active:
                 lines.append(t(lang, "**{season}** — {ruleset}, rating {rating}, running", season=s.name, ruleset=s.ruleset, rating=s.rating))
             else:
@@ -290,12 +299,46 @@ class SeasonCog(_StandingsCog, commands.GroupCog, group_name="season", group_des
 
     @app_commands.command(name="export", description="Every result of a season as CSV")
     async def export(self, interaction: discord.Interaction, season: str | None = None) -> None:
-        filename, data = await self.svc.export_csv(interaction.guild_id, season)
+        s, filename, data = await self.svc.export_csv(interaction.guild_id, season)
         await interaction.response.send_message(
-            t(i18n.lang_of(interaction.locale), "The results of {season}:", season=filename[:-4]), file=discord.File(io.BytesIO(data), filename)
+            t(i18n.lang_of(interaction.locale), "The results of {season}:", season=s.name), file=discord.File(io.BytesIO(data), filename)
         )
 
-    complete("season", _StandingsCog._season_complete, end, rename, export, rebuild)
+    @app_commands.command(name="penalty", description="Take points off a player's season total: a penalty or a chombo (organisers)")
+    @app_commands.describe(
+        player="@member, a member's name or guest:Name", reason="why (kept in the audit log)",
+        points="how many points it takes off (a chombo: 20 unless given)", chombo="it is a chombo",
+        game="the game it is for (its number), if any", season="the season (the club's default by default)",
+    )
+    @organiser_only("give a penalty")
+    async def penalty(self, interaction: discord.Interaction, player: str, reason: str,
+                      points: app_commands.Range[float, 0.1, 1000.0] | None = None, chombo: bool = False, game: int | None = None,
+                      season: str | None = None) -> None:
+        members = Members(interaction)
+        await members.prefetch(player)
+        who = members.resolve(player)
+        s, p = await Penalties(self.svc).add(interaction.guild_id, interaction.user.id, who, points, reason, chombo=chombo, season=season,
+                                             game_id=game)
+        lang = i18n.lang_of(interaction.locale)
+        if chombo:
+            text = t(lang, "{who} loses {points} points in '{season}' for a chombo: {reason}.", who=who.name, points=f"{p.points:g}",
+                     season=s.name, reason=p.reason)
+        else:
+            text = t(lang, "{who} loses {points} points in '{season}': {reason}.", who=who.name, points=f"{p.points:g}", season=s.name,
+                     reason=p.reason)
+        await interaction.response.send_message(text)
+
+    @app_commands.command(name="penalties", description="The penalties and chombo of a season")
+    async def penalties(self, interaction: discord.Interaction, season: str | None = None) -> None:
+        lang = i18n.lang_of(interaction.locale)
+        s, rows = await Penalties(self.svc).listing(interaction.guild_id, season)
+        if not rows:
+            await interaction.response.send_message(t(lang, "The season '{season}' has no penalties.", season=s.name))
+            return
+        head = t(lang, "Penalties in '{season}':", season=s.name)
+        await interaction.response.send_message("\n".join([head, *(penalty_line(p, lang) for p in rows[-30:])])[:2000])
+
+    complete("season", _StandingsCog._season_complete, end, rename, export, rebuild, penalty, penalties)
 
 
 class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_description="Results of games played at the table"):
@@ -319,7 +362,7 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     @app_commands.describe(
         p1="a member (@name) or guest:Name", s1="final score", sticks="riichi sticks left on the table at the end",
         seat_order="the players are listed in seat order from the first dealer (E, S, W, N): equal scores rank by seat",
-        season="the season (the running one by default)",
+        season="the season (the club's default: the newest running one that is not a league's)",
     )
     async def add(
         self, interaction: discord.Interaction, p1: str, s1: int, p2: str, s2: int, p3: str, s3: int,
@@ -329,7 +372,8 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
         entries = await self._entries(interaction, [(p1, s1), (p2, s2), (p3, s3), (p4, s4)])
         g = await self.svc.add_result(interaction.guild_id, interaction.user.id, entries, sticks=sticks, seat_order=seat_order, season=season)
         lang = i18n.lang_of(interaction.locale)
-        await interaction.response.send_message(_game_text(g, t(lang, "Game #{game} recorded:", game=g.id), lang))
+        s = await self.svc.season_of_game(g)
+        await interaction.response.send_message(_game_text(g, t(lang, "Game #{game} recorded in the season '{season}':", game=g.id, season=s.name), lang))
 
     @app_commands.command(name="edit", description="Correct a recorded game (organisers)")
     @organiser_only("edit a result")
@@ -423,16 +467,16 @@ class ResultCog(_StandingsCog, commands.GroupCog, group_name="result", group_des
     @organiser_only("read the audit log")
     async def audit(self, interaction: discord.Interaction, game: int | None = None) -> None:
         lang = i18n.lang_of(interaction.locale)
-        rows = await self.svc.repo.audit(interaction.guild_id, game_id=game)
+        rows = await self.svc.audit_rows(interaction.guild_id, game_id=game)
         if not rows:
             await interaction.response.send_message(t(lang, "Nothing in the audit log."), ephemeral=True)
             return
-        lines = [
-            (f"<t:{int(r.at)}:f>" if isinstance(r.at, int | float) and 0 <= r.at < 1e11 else t(lang, "(time damaged)"))
-            + (f" <@{r.actor_id}>" if isinstance(r.actor_id, int) else "")
-            + f" {r.action}" + (" " + t(lang, "game #{game}", game=r.game_id) if r.game_id else "")
-            for r in rows[-20:]
-        ]
+        lines: list[str] = []
+        for r in reversed(rows):  # the newest entries that fit in one message, oldest first
+            line = audit_line(r, lang)
+            if sum(len(x) + 1 for x in lines) + len(line) > 1900:
+                break
+            lines.insert(0, line)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     complete("season", _StandingsCog._season_complete, add, import_)

@@ -54,14 +54,17 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.errors import UserError
 from bot.i18n import N_, Lang, t, tn
+from bot.league import in_person
+from bot.league.errors import LeagueError, _clean
+from bot.league.report import RoundReport, Substitution, TableReport, mode_word, seating_word
 from bot.league.seating import SeatingError, seat_round
 from bot.render.names import SUBSTITUTE_AI
 from bot.standings.service import StandingsService, Who
 from bot.storage import leagues as sql
 from bot.storage import repository as repo_sql
 from bot.storage.leagues import LeagueRow, LeagueTableRow, MemberRow, RoundRow, SubstitutionRow
+from bot.storage.penalties import season_penalties
 from bot.storage.repository import Repository
 from bot.storage.writer import savepoint
 from bot.tables import Table, TableError, TableService, Update
@@ -74,109 +77,6 @@ DEFAULT_MISSES = 3
 DEFAULT_ROUND_HOURS = 168
 LONGEST_SLEEP = 3600.0  # the deadline task looks again at least this often
 AI_KIND = "smart"
-
-
-class LeagueError(UserError):
-    """A league request refused; one plain sentence."""
-
-    full_stop = True
-
-
-def _clean(text: str, what: str, limit: int) -> str:
-    """Typed text as stored: spaces collapsed, 1 to ``limit`` characters of printable text.
-    ``what`` (a catalog message, ``N_("a league's name")``) is put in the reader's language too."""
-    out = " ".join(text.split())
-    named = UserError(what)  # a field that is a refusal is read in the reader's language
-    if not out or len(out) > limit:
-        raise LeagueError("{what} needs 1 to {limit} characters", what=named, limit=limit)
-    try:
-        out.encode("utf-8")
-    except UnicodeEncodeError:
-        raise LeagueError("{what} has characters that are not text", what=named) from None
-    if any(not ch.isprintable() for ch in out):
-        raise LeagueError("{what} has control characters", what=named)
-    return out
-
-
-@dataclass(slots=True)
-class Substitution:
-    """A substitute in a round's report: who was absent, who played on (None: an AI)."""
-
-    old_name: str
-    by: str | None  # None: an AI; "": a substitute whose name is lost
-    misses: int
-    replaced: bool  # after the league's missed turns (else: played out at the round's end)
-
-    def text(self, lang: Lang) -> str:
-        by = self.by or (t(lang, "an AI") if self.by is None else t(lang, "a substitute"))
-        if self.replaced:
-            return tn(lang, "{old} was replaced by {by} after {n} missed turn", "{old} was replaced by {by} after {n} missed turns",
-                      self.misses, old=self.old_name, by=by)
-        return t(lang, "{by} played {old}'s seat to the end", by=by, old=self.old_name)
-
-
-@dataclass(slots=True)
-class TableReport:
-    kind: str  # "table" (a bot table), "in_person", "bye"
-    table_id: int | None  # the bot table, if any
-    names: list[str]  # the seats' names (AI seats included) or the bye's name
-    results: list[tuple[str, int, float]] = field(default_factory=list)  # name, final points, result
-    number: int = 0  # an in-person table's number in its round
-    void: bool = False
-    subs: list[Substitution] = field(default_factory=list)
-
-    def label(self, lang: Lang = "en") -> str:
-        """"Table #12", "Table 2 (in person)", "Bye"."""
-        if self.kind == "bye":
-            return t(lang, "Bye")
-        if self.kind == "in_person":
-            return t(lang, "Table {n} (in person)", n=self.number)
-        return t(lang, "Table #{table}", table=self.table_id)
-
-    def note(self, lang: Lang = "en") -> str:
-        """"void", and the substitutes; "" when there is nothing to say."""
-        parts = ([t(lang, "void")] if self.void else []) + [s.text(lang) for s in self.subs]
-        return "; ".join(parts)
-
-
-@dataclass(slots=True)
-class RoundReport:
-    """What the end of a round posts: each table's results and how the leaderboard moved."""
-
-    league: LeagueRow
-    number: int
-    channel_id: int | None
-    tables: list[TableReport]
-    before: list[tuple[str, str, float]]  # (player, name, points) best first, before the round
-    after: list[tuple[str, str, float]]
-
-    def text(self, lang: Lang = "en") -> str:
-        """The post, in ``lang`` (the club's language)."""
-        lines = [t(lang, "**{league}** — round {number} of {rounds} is over.", league=self.league.name, number=self.number, rounds=self.league.rounds)]
-        for tr in self.tables:
-            names = ", ".join(tr.names)
-            if tr.kind == "bye":
-                lines.append(t(lang, "Bye: {names}", names=names))
-            elif not tr.results:
-                lines.append(t(lang, "{label}: {note} ({names})", label=tr.label(lang), note=tr.note(lang) or t(lang, "no result"), names=names))
-            else:
-                res = ", ".join(f"{n} {p:,} ({r:+.1f})" for n, p, r in tr.results)
-                note = tr.note(lang)
-                if note:
-                    lines.append(t(lang, "{label}: {results} — {note}", label=tr.label(lang), results=res, note=note))
-                else:
-                    lines.append(t(lang, "{label}: {results}", label=tr.label(lang), results=res))
-        was = {p: i for i, (p, _, _) in enumerate(self.before)}
-        lines.append(t(lang, "Leaderboard:"))
-        for i, (p, name, pts) in enumerate(self.after[:20]):
-            if p not in was:
-                lines.append(t(lang, "{rank}. {name} {points} (new)", rank=i + 1, name=name, points=f"{pts:+.1f}"))
-                continue
-            moved = ""
-            if was[p] != i:
-                moved = f" (▲{was[p] - i})" if was[p] > i else f" (▼{i - was[p]})"
-            lines.append(f"{i + 1}. {name} {pts:+.1f}{moved}")
-        return "\n".join(lines)
 
 
 @dataclass(slots=True)
@@ -205,8 +105,9 @@ class LeagueService:
         self.clock = clock
         #: the cog's end-of-round post (a round may close on its own: the last game, the deadline)
         self.on_round_closed: Callable[[RoundReport], Awaitable[None]] | None = None
-        #: told when a substitute takes a seat: (table, seat, the substitution)
-        self.on_substitute: Callable[[Table, SubstitutionRow], Awaitable[None]] | None = None
+        #: told when a substitute takes a seat (or its player takes it back: ``new_player == old_player``):
+        #: (table, the substitution, whether the league's missed turns called it, (the last player, their hand message))
+        self.on_substitute: Callable[[Table, SubstitutionRow, bool, tuple[int | None, int | None]], Awaitable[None]] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -219,6 +120,8 @@ class LeagueService:
             tables.listeners.append(self.on_table_update)
         if self.on_result_recorded not in standings.result_recorders:
             standings.result_recorders.append(self.on_result_recorded)
+        if self.credited not in standings.result_checks:
+            standings.result_checks.append(self.credited)
 
     def _lock(self, league_id: int) -> asyncio.Lock:
         return self._locks.setdefault(league_id, asyncio.Lock())
@@ -243,6 +146,31 @@ class LeagueService:
             raise LeagueError("this club runs {n} leagues: name one with league:<name>", n=len(running))
         return running[0]
 
+    async def in_person_league(self, guild_id: int | None, league: str | None) -> LeagueRow | None:
+        """The league named (or the club's one running league) if it plays in person, else None."""
+        try:
+            lg = await self.get(guild_id, league)
+        except LeagueError:
+            if league:
+                raise
+            return None
+        return lg if lg.mode == "in_person" else None
+
+    async def substitute_in_person(self, lg: LeagueRow, number: int, absent: Who, new: Who, *, actor_id: int | None) -> bool:
+        """A stand-in for a no-show at in-person table ``number`` of the open round (True: the member is back)."""
+        async with self._lock(lg.id):
+            return await in_person.substitute(self.repo, lg, number, absent, new, actor_id=actor_id, at=self.clock())
+
+    async def credited(self, season: Any, whos: Sequence[Who]) -> list[Who]:
+        """StandingsService check before a typed-in result is stored: a league's season takes only
+        its own tables' results, credited per the league's rule (see :mod:`bot.league.in_person`)."""
+        lg = next((x for x in await sql.leagues(self.repo.db, season.guild_id) if x.season_id == season.id), None)
+        return list(whos) if lg is None else await in_person.credited(self.repo, lg, whos)
+
+    async def names(self, guild_id: int | None) -> list[str]:
+        """The club's leagues' names, newest first (for autocomplete)."""
+        return [lg.name for lg in reversed(await sql.leagues(self.repo.db, guild_id))] if guild_id else []
+
     async def create(
         self,
         guild_id: int | None,
@@ -255,7 +183,7 @@ class LeagueService:
         house: str | None = None,
         hours: int = 24,
         seating: str = "shuffle",
-        leftover: str = "ai",
+        leftover: str | None = None,
         misses: int = DEFAULT_MISSES,
         round_hours: int = DEFAULT_ROUND_HOURS,
         on_deadline: str = "finish_ai",
@@ -263,6 +191,8 @@ class LeagueService:
         if guild_id is None:
             raise LeagueError("leagues belong to a server: use /league in a server's channel")
         name = _clean(name, N_("a league's name"), NAME_LIMIT)
+        if leftover is None:  # at a real table the players left over sit out: byes
+            leftover = "bye" if mode == "in_person" else "ai"
         checks = [
             (1 <= rounds <= 100, N_("a league has 1 to 100 rounds")),
             (mode in ("async", "live", "in_person"), N_("mode must be async, live or in_person")),
@@ -277,6 +207,9 @@ class LeagueService:
         for ok, why in checks:
             if not ok:
                 raise LeagueError(why)
+        if mode != "in_person" and round_hours < hours:  # a round in which nobody could take one turn
+            raise LeagueError("a round of {round_hours} hours is shorter than one turn of {hours} hours: give the round at least {hours} hours",
+                              round_hours=round_hours, hours=hours)
         if any(lg.name.casefold() == name.casefold() for lg in await sql.leagues(self.repo.db, guild_id)):
             raise LeagueError("this club already has a league called '{name}'", name=name)
         season = await self.standings.start_season(guild_id, actor_id, name, rules=rules, house=house, parallel=True)
@@ -526,7 +459,8 @@ class LeagueService:
         rules = f"{lg.ruleset} ({lg.house})" if lg.house else lg.ruleset
         head = tn(lang, "**{league}** — {mode}, {rules}, {seating} seating, {n} member, round {number} of {rounds}",
                   "**{league}** — {mode}, {rules}, {seating} seating, {n} members, round {number} of {rounds}", len(members),
-                  league=lg.name, mode=lg.mode, rules=rules, seating=lg.seating, number=len(rounds), rounds=lg.rounds)
+                  league=lg.name, mode=mode_word(lang, lg.mode), rules=rules, seating=seating_word(lang, lg.seating), number=len(rounds),
+                  rounds=lg.rounds)
         lines = [head]
         r = next((x for x in rounds if x.status == "open"), None)
         if r is None:
@@ -541,7 +475,8 @@ class LeagueService:
         for e in await sql.round_tables(self.repo.db, lg.id, r.number):
             if e.kind == "in_person":
                 in_person += 1
-                who = ", ".join(names.get(p or "", p or "") for p in e.seats)
+                who = ", ".join(t(lang, "{stand_in} for {name}", stand_in=e.subs[p][1], name=names.get(p, p)) if p in e.subs
+                                else names.get(p or "", p or "") for p in e.seats)
                 if e.game_id is not None:
                     state = t(lang, "result in (game #{game})", game=e.game_id)
                 else:
@@ -655,10 +590,17 @@ class LeagueService:
             if new is not None and t.seat_of(new.user_id or 0) is not None:
                 raise LeagueError("{who} already plays at table #{table}", who=new.name, table=table_id)
             known = await sql.substitutions(self.repo.db, table_id)
-            old = next(((x.old_player, x.old_name) for x in known if x.seat == seat), (f"u:{s.user_id}", s.name))
+            prev = next((x for x in known if x.seat == seat), None)
+            old = (prev.old_player, prev.old_name) if prev is not None else (f"u:{s.user_id}", s.name)
+            # the human stand-ins so far (the round's post names each of them)
+            earlier = list(prev.earlier) if prev is not None else []
+            if prev is not None and prev.new_player.startswith("u:") and prev.new_player != prev.old_player:
+                earlier.append([prev.new_player, s.name])
             got = misses if misses is not None else (await sql.misses(self.repo.db, table_id)).get(seat, 0)
-            sub = SubstitutionRow(table_id, seat, old[0], old[1], new.player if new is not None else f"ai:{AI_KIND}", got, self.clock())
-            name = new.name if new is not None else SUBSTITUTE_AI.format(name=old[1])[:60]
+            sub = SubstitutionRow(table_id, seat, old[0], old[1], new.player if new is not None else f"ai:{AI_KIND}", got, self.clock(),
+                                  earlier)
+            # the absent player back in their own seat keeps their own name
+            name = (old[1] if sub.new_player == old[0] else new.name) if new is not None else SUBSTITUTE_AI.format(name=old[1])[:60]
             # the seat's messages were the absent player's: the substitute's start afresh
             fields: dict[str, Any] = {
                 "user_id": new.user_id if new is not None else None, "ai": None if new is not None else AI_KIND, "name": name,
@@ -671,10 +613,11 @@ class LeagueService:
                                after={"table": table_id, "seat": seat, "old": sub.old_player, "new": sub.new_player, "misses": got})
 
             await self.repo.write(write)
+            left = (s.user_id, s.hand_message_id)  # the hand message the seat's last player still has
             s.user_id, s.ai, s.name, s.hand_message_id, s.dm_closed = fields["user_id"], fields["ai"], name, None, False
         if self.on_substitute is not None:
             try:
-                await self.on_substitute(t, sub)
+                await self.on_substitute(t, sub, misses is not None, left)
             except Exception:
                 log.exception("table %s: the substitute's notice failed", table_id)
         await self.tables.resume(t)  # an AI now to move does so
@@ -833,7 +776,7 @@ class LeagueService:
                 if p.kind != "ai":
                     totals[p.player] = totals.get(p.player, 0.0) + p.result
                     names[p.player] = p.name
-        for pen in await sql.penalties(self.repo.db, lg.id):
+        for pen in await season_penalties(self.repo.db, lg.season_id):  # the league's and the season's own
             if pen.player in totals:
                 totals[pen.player] -= pen.points
         return sorted(((p, names[p], v) for p, v in totals.items()), key=lambda x: (-x[2], x[0]))
@@ -851,6 +794,7 @@ class LeagueService:
                 in_person += 1
                 got = await self.repo.get_game(e.game_id) if e.game_id is not None else None
                 person = TableReport("in_person", None, seated, number=in_person)
+                person.subs = [Substitution(members.get(k, k), name, 0, False) for k, (_, name) in e.subs.items()]
                 if got is not None and got.status == "ok":
                     person.results = [(p.name, p.points, p.result) for p in sorted(got.players, key=lambda p: p.place)]
                 out.append(person)
@@ -860,7 +804,8 @@ class LeagueService:
             rep = TableReport("table", e.table_id, names)
             for s in await sql.substitutions(self.repo.db, e.table_id):
                 by = None if s.new_player.startswith("ai:") else next((x.name for x in (row.seats if row else []) if x.seat == s.seat), "")
-                rep.subs.append(Substitution(s.old_name, by, s.misses, s.misses >= lg.misses))
+                rep.subs.append(Substitution(s.old_name, by, s.misses, s.misses >= lg.misses, [name for _, name in s.earlier],
+                                             back=s.new_player == s.old_player))
             g = await self.repo.get_game(e.game_id) if e.game_id is not None else None
             if g is not None:
                 rep.results = [(p.name, p.points, p.result) for p in sorted(g.players, key=lambda p: p.place)]

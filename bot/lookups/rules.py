@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.house_text import changed_rule_lines
 from bot.i18n import DEFAULT, Lang, t
-from bot.render.rules_card import card_lines, changed_options
+from bot.render.rules_card import card_lines
 from bot.rules_text import RULESETS, Rulebook, RuleText, rulebook
 from engine.rules import ruleset_names
 from engine.rules.base import Ruleset
@@ -106,22 +107,12 @@ def find_rule(ruleset: str, topic: str, lang: Lang = DEFAULT) -> tuple[RuleText,
 
 
 def house_lines(name: str, rules: Ruleset, lang: Lang = DEFAULT) -> list[str]:
-    """``/rule house:<name>``: the rules card of a club's house rules, then the text of each rule
-    they change (by the option's rule id, where the bundled texts have it), in ``lang``."""
+    """``/rule house:<name>``: the rules card of a club's house rules, then each rule they change as
+    the club plays it (:func:`bot.house_text.changed_rule_lines`: its own words and values, not the
+    standard text it replaces; issue 30), in ``lang``."""
     lines = card_lines(name, rules, lang=lang)
-    texts: dict[str, RuleText] = {}
-    if rules.rule_book in RULESETS:
-        book = rulebook(rules.rule_book, lang)
-        for spec in changed_options(rules):
-            for rid in re.findall(r"[A-Z]{1,2}-[\d.]+", spec.rule):
-                entry = book.get(rid)
-                if entry is not None:
-                    texts.setdefault(entry.id, entry)
-    for entry in texts.values():
-        lines.append("")
-        lines.append(f"**{entry.id} · {entry.title}**")
-        lines.append(clip(entry.text, 1500))
-    return lines
+    own = changed_rule_lines(rules, lang)
+    return [*lines, "", *own] if own else lines
 
 
 def ruleset_suggestions(current: str, lang: Lang = DEFAULT) -> list[tuple[str, str]]:

@@ -24,7 +24,9 @@ from typing import Any
 
 import aiosqlite
 
+from bot.errors import UserError
 from bot.standings.ratings import RATING_SYSTEMS
+from bot.standings.types import StandingsError
 from bot.storage import games as stored
 from bot.storage.repository import HistoryRow, SeasonRow, StandingRow
 from engine.rules.base import UnknownRuleset, find_ruleset
@@ -292,3 +294,36 @@ def season_in(conn: sqlite3.Connection, season_id: int) -> tuple[SeasonRow, dict
 async def game_header(db: aiosqlite.Connection, game_id: int) -> tuple[Any, Any, Any] | None:
     """``(guild_id, season_id, status)`` of a game as stored, for a game whose other rows are damaged."""
     return await stored.game_header(db, game_id)
+
+
+def season_refusal(s: SeasonRow, bad: dict[str, str], doing: str | None = None) -> StandingsError:
+    """One sentence: what of the season is damaged (the row check's English, for the bot's host),
+    what still works, what an organiser can do (``doing``, a catalog phrase such as
+    :data:`bot.standings.service.ADDING`: what the damage refuses)."""
+    kw = {"season": s.name, "what": season_damage_text(s, bad), "row": s.id}
+    if doing is not None:
+        return StandingsError(
+            "{doing} is not possible: the season '{season}' is damaged in the database ({what}). Its standings can still be read; "
+            "an organiser can end it with /season end and start a new one, and the bot's host can repair row {row} of the seasons table",
+            doing=UserError(doing), **kw,
+        )
+    if any(c in SETTLING for c in bad):
+        return StandingsError(
+            "the season '{season}' is damaged in the database: {what}. Its standings can still be read, but no result can be added "
+            "to it or changed; an organiser can end it with /season end and start a new one, and the bot's host can repair row "
+            "{row} of the seasons table", **kw,
+        )
+    if "active" in bad:
+        return StandingsError(
+            "the season '{season}' is damaged in the database: {what}. It counts as not running; an organiser can end it with "
+            "/season end and start a new one, and the bot's host can repair row {row} of the seasons table", **kw,
+        )
+    if "min_games" in bad:
+        return StandingsError(
+            "the season '{season}' is damaged in the database: {what}. Everything else of it works; every player is listed "
+            "meanwhile, and the bot's host can repair row {row} of the seasons table", **kw,
+        )
+    return StandingsError(
+        "the season '{season}' is damaged in the database: {what}. Everything else of it works, and the bot's host can repair "
+        "row {row} of the seasons table", **kw,
+    )

@@ -20,23 +20,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import hashlib
-import io
 import logging
 import re
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import aiosqlite
 
 from bot.errors import UserError
-from bot.house import plays_alike, rule_differences, rules_of
-from bot.i18n import DEFAULT, N_, Lang, t, tn
+from bot.house import plays_alike
+from bot.i18n import DEFAULT, N_, Lang, t
+from bot.standings import export, imports
 from bot.standings.chart import rating_chart
 from bot.standings.damage import (
     SETTLING,
@@ -46,17 +44,24 @@ from bot.standings.damage import (
     history_damage,
     read_season,
     read_seasons,
-    season_damage_text,
     season_in,
+    season_refusal,
     seasons_in,
     standing_damage,
     standing_damage_text,
-    stats_damage,
+)
+from bot.standings.pages import (
+    LeaderboardPage,
+    PlayerStats,
 )
 from bot.standings.ratings import RATING_SYSTEMS, RatingState, RatingSystem, Seat, rating_system
+from bot.standings.recompute import add_line, recompute
 from bot.standings.scoring import settle
-from bot.standings.stats import SeatStats, game_stats
+from bot.standings.stats import SeatStats, game_stats, stats_row, usable_stats
+from bot.standings.types import Entry, StandingsError, Who, _DamagedGame
 from bot.storage import repository as sql
+from bot.storage.leagues import league_season_ids
+from bot.storage.penalties import season_penalties
 from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
 from bot.storage.writer import savepoint
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
@@ -69,233 +74,10 @@ SEATS = "ESWN"
 CHART_CACHE_SIZE = 256  # rating charts kept in memory (~30 KB each)
 
 
-class StandingsError(UserError):
-    """A request the standings refuse; the message is a plain sentence for the user."""
-
-    full_stop = True
-
-
-class _DamagedGame(StandingsError):
-    """A game whose stored rows cannot be read (the message says so); void can still take it out.
-    (Sentences about damage name the damage itself, ``why``, in the row check's English: it is
-    for the bot's host.)"""
-
-    def __init__(self, game_id: int, season_id: Any, why: str) -> None:
-        super().__init__(_DAMAGED_GAME, game=game_id, why=why)
-        self.game_id = game_id
-        self.season_id = season_id
-
-
-_DAMAGED_GAME = N_(
-    "game #{game} is damaged in the database ({why}): it cannot be read or corrected; an organiser can "
-    "take it out with /result void game:{game} and enter it again with /result add"
-)
 #: what a damaged season stops, as the refusal names it (a refusal's ``doing``)
 ADDING, CORRECTING, VOIDING = N_("adding this result"), N_("correcting this result"), N_("voiding this result")
 LINKING, REBUILDING, IMPORTING = N_("linking this guest"), N_("rebuilding its standings"), N_("importing this log")
 
-
-@dataclass(frozen=True, slots=True)
-class Who:
-    """A player as the standings know them: a member, a guest or an AI seat."""
-
-    player: str  # identity key: u:<id>, g:<case-folded name>, ai:<name>
-    user_id: int | None
-    name: str
-    kind: str  # user | guest | ai
-
-    @classmethod
-    def member(cls, user_id: int, name: str) -> Who:
-        return cls(f"u:{user_id}", user_id, name, "user")
-
-    @classmethod
-    def guest(cls, name: str) -> Who:
-        clean = " ".join(name.split())
-        if not clean:
-            raise StandingsError("a guest needs a name, like guest:Kana")
-        if len(clean) > 40:
-            raise StandingsError("a guest name can be at most 40 characters long")
-        return cls(f"g:{clean.casefold()}", None, clean, "guest")
-
-    @classmethod
-    def ai(cls, name: str) -> Who:
-        return cls(f"ai:{name}", None, name, "ai")
-
-
-RATING_EXPLAINED = {
-    "openskill": N_(
-        "rating = mu − 3 sigma (openskill): a careful estimate of skill that grows with games played, "
-        "so at the same results a player with fewer games ranks lower"
-    ),
-    "tenhou": N_("rating = Tenhou's R: starts at 1500 and moves with each game's place against the table's average R"),
-    "points": N_("rating = the running total of the results (uma/oka)"),
-}
-NAME_WIDTH = 20  # a leaderboard line stays within a phone's width: place, name, value, games
-
-
-def _markdown_safe(text: str) -> str:
-    """A player's name as plain text inside Discord markdown (no bold, links or mentions from it)."""
-    return re.sub(r"([\\*_~`|<@\[\]])", r"\\\1", text)
-
-
-@dataclass(slots=True)
-class LeaderboardPage:
-    season: SeasonRow
-    by: str
-    page: int
-    pages: int
-    total: int
-    rows: list[tuple[int, StandingRow]]
-    notes: list[UserError] = field(default_factory=list)  # damaged things, one sentence each
-
-    def text(self, lang: Lang = DEFAULT) -> str:
-        """One line per player (place, name, the value ranked by, games): no code block, so each line
-        wraps like ordinary text on a phone instead of scrolling sideways. In ``lang``."""
-        head = {
-            "points": t(lang, "points (uma/oka total)"),
-            "rating": t(lang, "rating ({system})", system=self.season.rating),
-            "placement": t(lang, "average placement (lower is better)"),
-        }[self.by]
-        lines = [
-            t(
-                lang, "**{season}** — ranked by {order}, page {page}/{pages}",
-                season=_markdown_safe(self.season.name), order=head, page=self.page + 1, pages=max(1, self.pages),
-            )
-        ]
-        if self.by == "rating":
-            lines.append(f"-# {t(lang, RATING_EXPLAINED.get(self.season.rating, N_('rating of the season')))}")
-        lines += [_sentence(n.sentence(lang)) for n in self.notes]
-        if not self.rows:
-            if self.season.min_games > 0:
-                lines.append(t(lang, "No players with at least {n} games yet.", n=self.season.min_games))
-            else:
-                lines.append(t(lang, "No players yet."))
-            return "\n".join(lines)
-        damaged = False
-        for rank, s in self.rows:
-            bad = standing_damage(s)
-            if bad:
-                damaged = True
-                label = s.name if isinstance(s.name, str) and s.name.strip() else s.player
-                lines.append(t(lang, "{rank}. {name} · damaged in the database: {what}", rank=rank, name=_markdown_safe(str(label)[:NAME_WIDTH]),
-                               what=standing_damage_text(bad)))
-                continue
-            name = s.name if len(s.name) <= NAME_WIDTH else s.name[: NAME_WIDTH - 1] + "…"
-            games = tn(lang, "{n} game", "{n} games", s.games)
-            if self.by == "points":
-                value = f"**{s.points_after_penalties:+.1f}**"
-                if s.penalty:
-                    value = t(lang, "{value} (penalties −{penalty})", value=value, penalty=f"{s.penalty:g}")
-            elif self.by == "rating":
-                value = f"**{s.rating:.1f}** ({s.result_total:+.1f})"
-            else:
-                value = t(lang, "**{place}** avg place", place=f"{s.average_place:.2f}")
-            lines.append(f"{rank}. {_markdown_safe(name)} · {value} · {games}")
-        if damaged:
-            lines.append(
-                t(lang, "A damaged line can be repaired: an organiser can rebuild the season's standings from its games with /season rebuild.")
-            )
-        if self.season.min_games > 0:
-            lines.append(f"-# {t(lang, 'players with fewer than {n} games are not listed', n=self.season.min_games)}")
-        return "\n".join(lines)
-
-
-@dataclass(slots=True)
-class PlayerStats:
-    who: Who
-    season: SeasonRow
-    standing: StandingRow
-    ratings: list[float]
-    play: SeatStats | None  # over the bot-played games, if any
-    bot_games: int
-    chart: bytes = b""
-    notes: list[UserError] = field(default_factory=list)  # damaged things left out, one sentence each
-    sheet_games: int = 0  # of ``bot_games``, those kept on a score sheet (/sheet): no calls counted
-    sheet_counts: tuple[int, int] = (0, 0)  # draws and chombo over the sheet games (their stored data)
-
-    @property
-    def games(self) -> int:
-        return self.standing.games
-
-    def placement_distribution(self) -> list[int]:
-        return self.standing.places[: self.season.players]
-
-    def text(self, lang: Lang = DEFAULT) -> str:
-        """The player's season in ``lang``: games and places, points, rating, and the play
-        statistics of their bot games."""
-        s = self.standing
-        n = self.season.players
-        dist = " / ".join(f"{c}" for c in s.places[:n])
-        pct = " / ".join(f"{100 * c / s.games:.0f}%" for c in s.places[:n]) if s.games else ""
-        if n == 3:
-            places = t(lang, "games: {games}; places 1st–3rd: {counts} ({shares})", games=s.games, counts=dist, shares=pct)
-        else:
-            places = t(lang, "games: {games}; places 1st–4th: {counts} ({shares})", games=s.games, counts=dist, shares=pct)
-        lines = [
-            t(lang, "**{player}** in {season}", player=self.who.name, season=self.season.name),
-            places,
-            t(lang, "average placement: {place}", place=f"{s.average_place:.2f}"),
-            t(
-                lang, "points (uma/oka): total {total}, average {average}",
-                total=f"{s.result_total:+.1f}", average=f"{s.result_total / s.games:+.2f}",
-            ) if s.games else t(lang, "points: none"),
-            t(
-                lang, "penalties: −{penalty}; points after penalties: {points}",
-                penalty=f"{s.penalty:g}", points=f"{s.points_after_penalties:+.1f}",
-            ) if s.penalty else "",
-            t(lang, "average final score: {score}", score=f"{s.points_total / s.games:,.0f}") if s.games else "",
-            t(lang, "rating ({system}): {rating}", system=self.season.rating, rating=f"{s.rating:.1f}"),
-        ]
-        p = self.play
-        if p is not None and p.hands:
-            r = p.rates()
-            if self.sheet_games:
-                lines.append(
-                    t(
-                        lang,
-                        "games kept hand by hand: {games}, {sheets} of them on a score sheet ({hands} hands) — win {win}, "
-                        "deal-in {deal_in}, riichi {riichi}; average win {average_win}, average deal-in {average_deal_in}; "
-                        "on the sheets {draws} draws, {chombo} chombo",
-                        draws=self.sheet_counts[0], chombo=self.sheet_counts[1],
-                        games=self.bot_games, sheets=self.sheet_games, hands=p.hands, win=_pct(r["win_rate"]),
-                        deal_in=_pct(r["deal_in_rate"]), riichi=_pct(r["riichi_rate"]), average_win=_num(r["average_win"]),
-                        average_deal_in=_num(r["average_deal_in"]),
-                    )
-                )
-            else:
-                lines.append(
-                    t(
-                        lang,
-                        "bot games: {games} ({hands} hands) — win {win}, deal-in {deal_in}, riichi {riichi}, call {call}; "
-                        "average win {average_win}, average deal-in {average_deal_in}",
-                        games=self.bot_games, hands=p.hands, win=_pct(r["win_rate"]), deal_in=_pct(r["deal_in_rate"]),
-                        riichi=_pct(r["riichi_rate"]), call=_pct(r["call_rate"]), average_win=_num(r["average_win"]),
-                        average_deal_in=_num(r["average_deal_in"]),
-                    )
-                )
-        lines += [_sentence(n.sentence(lang)) for n in self.notes]
-        return "\n".join(x for x in lines if x)
-
-
-def _sentence(text: str) -> str:
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "?", "!", "。")) else text + "."
-
-
-def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
-
-
-def _num(x: float | None) -> str:
-    return "–" if x is None else f"{x:,.0f}"
-
-
-@dataclass(slots=True)
-class Entry:
-    """One typed-in line of a result: who, and their final score."""
-
-    who: Who
-    score: int
 
 
 class StandingsService:
@@ -314,6 +96,10 @@ class StandingsService:
         #: run inside the write that records a typed-in result (``/result add``), after it is rated:
         #: ``hook(conn, game)``; a hook that fails is rolled back alone, the result kept
         self.result_recorders: list[Callable[[sqlite3.Connection, GameRow], None]] = []
+        #: asked before a typed-in result is stored: ``check(season, players)`` gives the players to
+        #: credit (a league's stand-in replaced) or refuses the result (a league's season takes only
+        #: its own tables' results)
+        self.result_checks: list[Callable[[SeasonRow, Sequence[Who]], Awaitable[list[Who]]]] = []
 
     async def on_table_update(self, update: Any) -> None:
         """TableService listener: when a game ends, warm the statistics cache in the background."""
@@ -404,37 +190,8 @@ class StandingsService:
         return self._damage.get(s.id, {})
 
     def damage(self, s: SeasonRow, doing: str | None = None) -> StandingsError:
-        """One sentence: what of the season is damaged (the row check's English, for the bot's host),
-        what still works, what an organiser can do (``doing``, a catalog phrase such as
-        :data:`ADDING`: what the damage refuses)."""
-        bad = self.damage_of(s)
-        kw = {"season": s.name, "what": season_damage_text(s, bad), "row": s.id}
-        if doing is not None:
-            return StandingsError(
-                "{doing} is not possible: the season '{season}' is damaged in the database ({what}). Its standings can still be read; "
-                "an organiser can end it with /season end and start a new one, and the bot's host can repair row {row} of the seasons table",
-                doing=UserError(doing), **kw,
-            )
-        if any(c in SETTLING for c in bad):
-            return StandingsError(
-                "the season '{season}' is damaged in the database: {what}. Its standings can still be read, but no result can be added "
-                "to it or changed; an organiser can end it with /season end and start a new one, and the bot's host can repair row "
-                "{row} of the seasons table", **kw,
-            )
-        if "active" in bad:
-            return StandingsError(
-                "the season '{season}' is damaged in the database: {what}. It counts as not running; an organiser can end it with "
-                "/season end and start a new one, and the bot's host can repair row {row} of the seasons table", **kw,
-            )
-        if "min_games" in bad:
-            return StandingsError(
-                "the season '{season}' is damaged in the database: {what}. Everything else of it works; every player is listed "
-                "meanwhile, and the bot's host can repair row {row} of the seasons table", **kw,
-            )
-        return StandingsError(
-            "the season '{season}' is damaged in the database: {what}. Everything else of it works, and the bot's host can repair "
-            "row {row} of the seasons table", **kw,
-        )
+        """One sentence on the season's damage (see :func:`bot.standings.damage.season_refusal`)."""
+        return season_refusal(s, self.damage_of(s), doing)
 
     def _require_sound(self, s: SeasonRow, doing: str) -> None:
         if any(c in SETTLING for c in self.damage_of(s)):
@@ -475,6 +232,27 @@ class StandingsService:
                 )
             raise StandingsError("no season is running in this club: an organiser can start one with /season start")
         return active[-1]
+
+    async def default_season(self, guild_id: int | None) -> SeasonRow:
+        """Where a typed-in result goes without ``season:``: the club's newest running season that
+        is not a league's (a league's season takes only its own tables' results)."""
+        reserved = await league_season_ids(self.repo.db, guild_id)
+        seasons = [s for s in await self._club(guild_id) if s.active and "active" not in self.damage_of(s)]
+        free = [s for s in seasons if s.id not in reserved]
+        if free:
+            return free[-1]
+        if seasons:
+            raise StandingsError("only a league's season is running here: name it with season:{season} for a result of its tables",
+                                 season=seasons[-1].name)
+        return await self.season(guild_id)
+
+    async def audit_rows(self, guild_id: int | None, *, game_id: int | None = None) -> list[Any]:
+        """The club's audit log (one game's entries, if named), oldest first."""
+        return list(await self.repo.audit(guild_id, game_id=game_id))
+
+    async def season_of_game(self, g: GameRow) -> SeasonRow:
+        """The season a game was recorded in."""
+        return await self._game_season(g)
 
     async def end_season(self, guild_id: int | None, actor_id: int | None, name: str | None = None) -> SeasonRow:
         s = await self.season(guild_id, name)
@@ -532,7 +310,7 @@ class StandingsService:
             p.rating, p.rating_delta, p.mu, p.sigma = after.rating, after.rating - before.rating, after.mu, after.sigma
             rows.append((p.rating, p.rating_delta, p.mu, p.sigma, game_id, p.seat))
             st = current.get(p.player) or StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
-            _add(st, p)
+            add_line(st, p)
             st.rating, st.mu, st.sigma = after.rating, after.mu, after.sigma
             current[p.player] = st
         sql.set_ratings(conn, rows)
@@ -635,11 +413,14 @@ class StandingsService:
         """Record an in-person game typed in by a member. ``seat_order``: the players are listed in
         seat order from the first dealer (E, S, W, N), so equal scores rank by seat (R-2.8); without
         it, equal scores share their places' uma."""
-        s = await self.season(guild_id, season)
+        s = await self.season(guild_id, season) if season and season.strip() else await self.default_season(guild_id)
         if not s.active:
             raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
         self._require_sound(s, ADDING)
         self._validate(s, entries, sticks)
+        for check in self.result_checks:  # (a league's season: its own tables only, a stand-in credited per its rule)
+            whos = await check(s, [e.who for e in entries])
+            entries = [Entry(w, e.score) for w, e in zip(whos, entries, strict=True)]
         ties = s.ties if seat_order else "split"
         lines = self._settled(s, [e.who for e in entries], [e.score for e in entries], sticks=sticks, ties=ties)
         g = GameRow(
@@ -674,6 +455,9 @@ class StandingsService:
         if s is not None and (not s.active or any(c in SETTLING for c in self.damage_of(s))):
             s = None
         if s is not None:
+            for check in self.result_checks:  # a league's stand-in credited as its rule says; a refusal changes nothing here
+                with contextlib.suppress(UserError):
+                    whos = await check(s, whos)
             lines = self._settled(s, whos, points, sticks=sticks)
             for line, penalty in zip(lines, penalties):
                 line.result = round(line.result - penalty, 3)
@@ -932,43 +716,8 @@ class StandingsService:
         return s, games
 
     def _recompute(self, conn: sqlite3.Connection, season: SeasonRow, *, from_game: GameRow | None) -> None:
-        """Ratings from ``from_game``'s place in the season on (all of them for None), then the
-        season's summary rows (in a write). Games before it keep their stored ratings, which are the start."""
-        games = sql.season_games_in(conn, season.id)
-        system = self.system(season.rating)
-        start_at = 0
-        if from_game is not None:
-            key = (from_game.finished_at, from_game.id)
-            start_at = next((i for i, g in enumerate(games) if (g.finished_at, g.id) >= key), len(games))
-        states: dict[str, RatingState] = {}
-        for g in games[:start_at]:
-            for p in g.players:
-                prev = states.get(p.player)
-                count = (prev.games if prev else 0) + 1
-                if p.rating is None:  # a stored rating is missing: recompute everything instead
-                    return self._recompute(conn, season, from_game=None)
-                states[p.player] = RatingState(p.rating, count, p.mu, p.sigma)
-        rows: list[tuple[float | None, float | None, float | None, float | None, int, int]] = []
-        for g in games[start_at:]:
-            before = [states.get(p.player) or system.initial() for p in g.players]
-            after = system.update(before, [Seat(p.player, p.place, p.result) for p in g.players])
-            for p, b, a in zip(g.players, before, after):
-                states[p.player] = a
-                p.rating, p.rating_delta, p.mu, p.sigma = a.rating, a.rating - b.rating, a.mu, a.sigma
-                rows.append((a.rating, p.rating_delta, a.mu, a.sigma, g.id, p.seat))
-        sql.set_ratings(conn, rows)
-        summary: dict[str, StandingRow] = {}
-        for g in games:
-            for p in g.players:
-                st = summary.get(p.player)
-                if st is None:
-                    st = summary[p.player] = StandingRow(season.id, p.player, p.user_id, p.name, p.kind)
-                st.name, st.user_id, st.kind = p.name, p.user_id, p.kind
-                _add(st, p)
-        for player, st in summary.items():
-            final = states[player]
-            st.rating, st.mu, st.sigma = final.rating, final.mu, final.sigma
-        sql.put_standings(conn, list(summary.values()), replace_season=season.id)
+        """The season's ratings from ``from_game`` on and its summary rows (:func:`bot.standings.recompute.recompute`)."""
+        recompute(conn, season, self.system(season.rating), from_game=from_game)
 
     # ---------------------------------------------------------------- import
 
@@ -976,89 +725,9 @@ class StandingsService:
         self, guild_id: int | None, actor_id: int | None, text: str, filename: str, *, names: str = "",
         resolve: Callable[[str], Who] | None = None, known_member: Callable[[str], Who | None] | None = None, season: str | None = None,
     ) -> list[GameRow]:
-        """Record the game(s) of a Tenhou XML / tenhou.net/6 / mjai / Majiang log (also the bot's own
-        exports). The engine replays the log, and the scores recorded are the replay's, which the
-        replay checks against the log's own. ``names`` maps log names or seats (E/S/W/N from the
-        first dealer) to members or guests: ``"Aさん=<@123>, S=guest:Kana"``; a log name not mapped
-        is the member of that name (``known_member``) or else a guest of that name."""
-        from engine.logs.detect import parse_any
-        from engine.logs.record import LogFormatError
-
-        s = await self.season(guild_id, season)
-        if not s.active:
-            raise StandingsError("the season '{season}' has ended; results can only be added to a running season", season=s.name)
-        self._require_sound(s, IMPORTING)
-        digest = hashlib.sha1(text.encode()).hexdigest()
-        dup = await self.repo.find_import(guild_id, digest)
-        if dup is not None:
-            raise StandingsError("that log was already imported as game #{game}", game=dup)
-        try:
-            records = parse_any(text, filename)
-        except LogFormatError as e:
-            raise StandingsError("I could not read that file: {error}", error=str(e)) from None
-        mapping = _parse_mapping(names, resolve)
-        prepared = []
-        for i, rec in enumerate(records):
-            prepared.append(await asyncio.to_thread(_replay_for_import, rec))
-            several = len(records) > 1  # then the refusal names which game of the file
-            got = prepared[-1]
-            if isinstance(got, str):
-                if several:
-                    raise StandingsError("that log does not replay (game {game} of the file): {error}", game=i + 1, error=str(got))
-                raise StandingsError("that log does not replay: {error}", error=str(got))
-            n = len(got.names)
-            if n != s.players and several:
-                raise StandingsError(
-                    "the season '{season}' plays {players}-player games, and the log (game {game} of the file) has {n} players",
-                    season=s.name, players=s.players, game=i + 1, n=n,
-                )
-            if n != s.players:
-                raise StandingsError(
-                    "the season '{season}' plays {players}-player games, and the log has {n} players", season=s.name, players=s.players, n=n
-                )
-        out = []
-        for i, got in enumerate(prepared):
-            assert not isinstance(got, str)
-            whos = []
-            for seat, log_name in enumerate(got.names):
-                w = mapping.get(SEATS[seat]) or mapping.get(log_name.casefold())
-                if w is None:
-                    w = (known_member(log_name) if known_member else None) or Who.guest(log_name or f"seat {SEATS[seat]}")
-                whos.append(w)
-            keys = [w.player for w in whos]
-            dupe = next((w for w in whos if keys.count(w.player) > 1), None)
-            if dupe is not None:
-                seats = ", ".join(SEATS[j] for j, k in enumerate(keys) if k == dupe.player)
-                raise StandingsError(
-                    "seats {seats} would both be {player}: map them to different players with names:, "
-                    "e.g. names:\"{first}=guest:{player} A, {last}=guest:{player} B\"",
-                    seats=seats, player=dupe.name, first=SEATS[keys.index(dupe.player)],
-                    last=SEATS[len(keys) - 1 - keys[::-1].index(dupe.player)],
-                )
-            lines = self._settled(s, whos, got.points, sticks=got.sticks, leftover="none", start_total=got.start_total,
-                                  ties=s.ties)
-            data = {
-                "file": filename, "format": got.format, "log_names": list(got.names), "complete": got.complete,
-                "sha1": digest, "index": i, "log_ruleset": got.ruleset,
-            }
-            if s.house is not None and got.rules is not None:
-                # whether the log played the season's house rules, and if not how it differs
-                try:
-                    data["house_differences"] = rule_differences(rules_of(s.ruleset, s.options), got.rules)
-                except ValueError as e:
-                    data["house_differences"] = [f"the season's house rules cannot be read ({e})"]
-            out.append(GameRow(id=0, guild_id=guild_id, season_id=s.id, table_id=None, source="import", ruleset=got.ruleset,
-                               finished_at=self.clock(), status="ok", sticks=got.sticks, data=data, players=lines))
-
-        def write(conn: sqlite3.Connection) -> None:  # every game of the file, or none
-            for g in out:
-                g.id = sql.insert_game(conn, g, entered_by=actor_id)
-                self._rate(conn, s, g.id, g.players)
-                sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result import",
-                          after=g.to_json())
-
-        await self.repo.write(write)
-        return out
+        """Record the game(s) of a log file: see :func:`bot.standings.imports.import_log`."""
+        return await imports.import_log(self, guild_id, actor_id, text, filename, names=names, resolve=resolve, known_member=known_member,
+                                        season=season)
 
     # ================================================================ reading
 
@@ -1143,6 +812,7 @@ class StandingsService:
             replace(who, name=st.name), s, st, ratings, play, len(bot), sheet_games=sum(h.source == "sheet" for h in bot), sheet_counts=(counts[0], counts[1]),
         )
         out.notes = left_out + ([self.damage(s)] if self.damage_of(s) else [])
+        out.chombo = sum(1 for p in await season_penalties(self.repo.db, s.id) if p.player == who.player and p.kind == "chombo")
         if chart and ratings:
             out.chart = await self._chart(s, who.player, st, ratings, lang)
         return out
@@ -1170,20 +840,20 @@ class StandingsService:
 
     async def game_play_stats(self, game_ids: Sequence[int], *, players: int | None = None) -> dict[int, list[SeatStats]]:
         """Per-seat play statistics of bot games, from the cache or by replaying (then cached)."""
-        out = _usable_stats(await self.repo.cached_stats(game_ids), players)
+        out = usable_stats(await self.repo.cached_stats(game_ids), players)
         for gid in game_ids:
             if gid in out:
                 continue
             lock = self._stats_locks.setdefault(gid, asyncio.Lock())
             async with lock:
-                again = _usable_stats(await self.repo.cached_stats([gid]), players)
+                again = usable_stats(await self.repo.cached_stats([gid]), players)
                 if gid in again:
                     out[gid] = again[gid]
                     continue
                 computed = await self._replay_stats(gid)
                 if computed is None:
                     continue
-                await self.repo.put_stats(gid, [_stats_row(x) for x in computed])
+                await self.repo.put_stats(gid, [stats_row(x) for x in computed])
                 out[gid] = computed
         return out
 
@@ -1205,55 +875,12 @@ class StandingsService:
             log.error("game %s (table %s): the action log does not replay for statistics: %s", game_id, g.table_id, e)
             return None
 
-    async def export_csv(self, guild_id: int | None, season: str | None = None) -> tuple[str, bytes]:
-        s = await self.season(guild_id, season)
-        rows = await self.repo.season_export(s.id)
-        buf = io.StringIO()
-        cols = ["game", "finished_at", "source", "status", "sticks", "seat", "player", "name", "points", "place", "result", "rating", "rating_delta"]
-        w = csv.DictWriter(buf, fieldnames=cols)
-        w.writeheader()
-        for r in rows:
-            r = dict(r)
-            at = r["finished_at"]
-            if isinstance(at, int | float) and not isinstance(at, bool) and 0 <= at < 1e11:
-                r["finished_at"] = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(at))
-            w.writerow(r)  # a damaged value is written as stored
-        safe = re.sub(r"[^A-Za-z0-9._-]+", "-", s.name).strip("-") or f"season-{s.id}"
-        return f"{safe}.csv", buf.getvalue().encode()
+    async def export_csv(self, guild_id: int | None, season: str | None = None) -> tuple[SeasonRow, str, bytes]:
+        """The season as CSV: see :func:`bot.standings.export.export_csv`."""
+        return await export.export_csv(self, guild_id, season)
 
 
 # ---------------------------------------------------------------------------- helpers
-
-
-def _add(st: StandingRow, p: PlayerLine) -> None:
-    st.games += 1
-    st.points_total += p.points
-    st.result_total = round(st.result_total + p.result, 3)
-    st.place_total += p.place
-    while len(st.places) < 4:
-        st.places.append(0)
-    st.places[p.place - 1] += 1
-
-
-def _usable_stats(cached: dict[tuple[int, int], tuple[int, ...]], players: int | None = None) -> dict[int, list[SeatStats]]:
-    """Cached per-seat statistics by game; a game with a damaged or missing cached row (one row per
-    seat, ``players`` of them when known) is left out: it is then computed again from its action log
-    and the cache rewritten."""
-    by_game: dict[int, dict[Any, tuple[Any, ...]]] = {}
-    for (gid, seat), row in cached.items():
-        by_game.setdefault(gid, {})[seat] = row
-    out: dict[int, list[SeatStats]] = {}
-    for gid, seats in by_game.items():
-        want = list(range(players if players else len(seats)))
-        if any(not isinstance(k, int) or stats_damage(row) for k, row in seats.items()) or sorted(seats, key=str) != want:
-            log.warning("game %s: the cached play statistics are damaged; computing them again", gid)
-            continue
-        out[gid] = [SeatStats(*seats[k]) for k in range(len(seats))]
-    return out
-
-
-def _stats_row(x: SeatStats) -> tuple[int, ...]:
-    return (x.hands, x.wins, x.deal_ins, x.riichi, x.calls, x.win_points, x.deal_in_points)
 
 
 def _parse_uma(uma: str | Sequence[float], n: int) -> tuple[float, ...]:
@@ -1264,68 +891,3 @@ def _parse_uma(uma: str | Sequence[float], n: int) -> tuple[float, ...]:
         except ValueError:
             raise StandingsError("the uma is {n} numbers separated by commas, like 20,10,-10,-20", n=n) from None
     return tuple(float(x) for x in uma)
-
-
-def _parse_mapping(names: str, resolve: Callable[[str], Who] | None) -> dict[str, Who]:
-    """``"Aさん=<@1>, S=guest:Kana"`` -> {casefolded log name or seat letter: Who}."""
-    out: dict[str, Who] = {}
-    for part in re.split(r"[;,\n]", names or ""):
-        if not part.strip():
-            continue
-        if "=" not in part:
-            raise StandingsError("'{part}' is not a mapping: write log name=player, like Aさん=@alice or S=guest:Kana", part=part.strip())
-        key, _, value = part.partition("=")
-        key, value = key.strip(), value.strip()
-        if value.casefold().startswith("guest:"):
-            who = Who.guest(value[6:])
-        elif resolve is not None:
-            who = resolve(value)
-        else:
-            raise StandingsError("I do not know the player '{player}'", player=value)
-        out[key.upper() if key.upper() in SEATS and len(key) == 1 else key.casefold()] = who
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class _Imported:
-    names: tuple[str, ...]  # in seat order from the first dealer
-    points: list[int]
-    sticks: int
-    start_total: int
-    complete: bool
-    format: str
-    ruleset: str
-    rules: Any = None  # the Ruleset the log played (compared with a season's house rules)
-
-
-def _replay_for_import(rec: Any) -> _Imported | str:
-    """Replay one record (worker thread); the scores in seat order from the first dealer, or why not."""
-    from engine.logs.replay import ReplayReport, replay_record
-
-    report = ReplayReport()
-    try:
-        game = replay_record(rec, report)
-    except Exception as e:  # the engine's log errors are ValueErrors; anything else is reported the same way
-        return str(e)
-    if report.skipped:
-        return report.skipped[0].get("why", "the log is not under standard rules")
-    if game is None or not report.ok:
-        if report.mismatches:
-            m = report.mismatches[0]
-            return f"hand {m.hand}: {m.what} (log {m.expected}, engine {m.got})"
-        if report.errors:
-            return report.errors[0].get("error", "unreadable")
-        return "the engine could not replay it"
-    n = game.players
-    first = rec.hands[0]
-    offset = (first.dealer - first.hand_number) % n
-    seat_of = [(s - offset) % n for s in range(n)]
-    names = tuple(rec.names[s] if s < len(rec.names) else "" for s in range(n))
-    if game.over and not game.truncated:
-        points = [game.final_scores[seat_of[s]] for s in range(n)]
-        sticks, complete = 0, True
-    else:
-        points = [game.scores[seat_of[s]] for s in range(n)]
-        sticks, complete = game.sticks, False
-    start_total = sum(first.scores) + 1000 * first.sticks
-    return _Imported(names, points, sticks, start_total, complete, rec.format, game.ruleset.name, game.ruleset)

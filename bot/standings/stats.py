@@ -3,18 +3,23 @@
 For every seat: hands played, hands won, hands dealt into (a ron off that seat's discard; a double
 ron counts once), riichi declarations, hands with at least one open call (chi, pon, open kan), the
 sum of the hand values won (the hand's points without honba and sticks) and the sum of the hand
-values dealt into. Rates are per hand played.
+values dealt into. Rates are per hand played. ``usable_stats`` reads the cached rows back (a game
+with a damaged cached row is left out, to be computed again); ``stats_row`` is a seat's cached row.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.standings.damage import stats_damage
 from engine.rules.base import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
+
+log = logging.getLogger(__name__)
 
 A = ActionType
 CALLS = (A.CHI, A.PON, A.DAIMINKAN)
@@ -104,3 +109,25 @@ def game_stats(ruleset: str, options: dict[str, Any], seed: str, actions: Sequen
             out[s].deal_ins += 1
             out[s].deal_in_points += pts
     return out
+
+
+def usable_stats(cached: dict[tuple[int, int], tuple[int, ...]], players: int | None = None) -> dict[int, list[SeatStats]]:
+    """Cached per-seat statistics by game; a game with a damaged or missing cached row (one row per
+    seat, ``players`` of them when known) is left out: it is then computed again from its action log
+    and the cache rewritten."""
+    by_game: dict[int, dict[Any, tuple[Any, ...]]] = {}
+    for (gid, seat), row in cached.items():
+        by_game.setdefault(gid, {})[seat] = row
+    out: dict[int, list[SeatStats]] = {}
+    for gid, seats in by_game.items():
+        want = list(range(players if players else len(seats)))
+        if any(not isinstance(k, int) or stats_damage(row) for k, row in seats.items()) or sorted(seats, key=str) != want:
+            log.warning("game %s: the cached play statistics are damaged; computing them again", gid)
+            continue
+        out[gid] = [SeatStats(*seats[k]) for k in range(len(seats))]
+    return out
+
+
+def stats_row(x: SeatStats) -> tuple[int, ...]:
+    """A seat's statistics as the cache stores them."""
+    return (x.hands, x.wins, x.deal_ins, x.riichi, x.calls, x.win_points, x.deal_in_points)

@@ -454,12 +454,15 @@ class GameStore:
             penalty=r["penalty"] if "penalty" in r.keys() and isinstance(r["penalty"], int | float) else 0.0,  # noqa: SIM118
         )
 
-    # the league penalties of a standings row's player in its season (schema version 9); a hand-edited
-    # points value that is not a number counts as 0 here (db check names the row)
+    # the penalties of a standings row's player in its season: its league's (schema version 9) and the
+    # season's own (version 14, issue 30); a hand-edited points value that is not a number counts as 0
+    # here (db check names the row)
     _PENALTY = (
-        "(SELECT COALESCE(SUM(CASE WHEN typeof(lp.points) IN ('integer', 'real') THEN lp.points ELSE 0 END), 0)"
+        "((SELECT COALESCE(SUM(CASE WHEN typeof(lp.points) IN ('integer', 'real') THEN lp.points ELSE 0 END), 0)"
         " FROM league_penalties lp JOIN leagues lg ON lg.id = lp.league_id"
-        " WHERE lg.season_id = standings.season_id AND lp.player = standings.player) AS penalty"
+        " WHERE lg.season_id = standings.season_id AND lp.player = standings.player)"
+        " + (SELECT COALESCE(SUM(CASE WHEN typeof(sp.points) IN ('integer', 'real') THEN sp.points ELSE 0 END), 0)"
+        " FROM season_penalties sp WHERE sp.season_id = standings.season_id AND sp.player = standings.player)) AS penalty"
     )
 
     _ORDER = {

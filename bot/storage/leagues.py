@@ -50,6 +50,30 @@ def _json_list(v: Any) -> bool:
     return isinstance(got, list) and all(x is None or isinstance(x, str) for x in got)
 
 
+def _json_pairs(v: Any) -> bool:
+    """A JSON list of [member key, name] pairs (a seat's earlier stand-ins)."""
+    if not isinstance(v, str):
+        return False
+    try:
+        got = json.loads(v)
+    except ValueError:
+        return False
+    return isinstance(got, list) and all(isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x) for x in got)
+
+
+def _json_stand_ins(v: Any) -> bool:
+    """A JSON object {absent member key: [stand-in key, stand-in name]}."""
+    if not isinstance(v, str):
+        return False
+    try:
+        got = json.loads(v)
+    except ValueError:
+        return False
+    return isinstance(got, dict) and all(
+        isinstance(x, list) and len(x) == 2 and all(isinstance(y, str) for y in x) for x in got.values()
+    )
+
+
 def _json_obj(v: Any) -> bool:
     """A JSON object (not NULL)."""
     return v is not None and _json_object(v)
@@ -112,6 +136,7 @@ LEAGUE_TABLE_RULES: dict[str, Rule] = {
     "table_id": _ID_OR_NULL,
     "game_id": _ID_OR_NULL,
     "seats": (_json_list, "a JSON list of member keys"),
+    "subs": (_json_stand_ins, "a JSON object of stand-ins"),
 }
 PENALTY_RULES: dict[str, Rule] = {
     "id": _ID,
@@ -131,6 +156,7 @@ SUBSTITUTION_RULES: dict[str, Rule] = {
     "new_player": (_seat_key, "a member key or ai:<kind>"),
     "misses": _integer(0),
     "at": _number(),
+    "earlier": (_json_pairs, "a JSON list of [member key, name]"),
 }
 MISS_RULES: dict[str, Rule] = {"table_id": _ID, "seat": _integer(0, 3), "misses": _integer(0)}
 
@@ -194,6 +220,7 @@ class LeagueTableRow:
     table_id: int | None
     game_id: int | None
     seats: list[str | None] = field(default_factory=list)
+    subs: dict[str, list[str]] = field(default_factory=dict)  # in person: absent key -> [stand-in key, name]
 
 
 @dataclass(slots=True)
@@ -217,6 +244,7 @@ class SubstitutionRow:
     new_player: str
     misses: int
     at: float
+    earlier: list[list[str]] = field(default_factory=list)  # human stand-ins before new_player: [key, name]
 
 
 class DamagedLeagueRow(CorruptRow, UserError):
@@ -259,6 +287,7 @@ def league_table_of(r: Any) -> LeagueTableRow:
     _checked_row("league_tables", str(r["id"]), r, LEAGUE_TABLE_RULES)
     d = _fields(LeagueTableRow, r)
     d["seats"] = json.loads(d["seats"])
+    d["subs"] = json.loads(d["subs"])
     return LeagueTableRow(**d)
 
 
@@ -269,7 +298,9 @@ def penalty_of(r: Any) -> PenaltyRow:
 
 def substitution_of(r: Any) -> SubstitutionRow:
     _checked_row("substitutions", f"(table {_shown(r['table_id'])}, seat {_shown(r['seat'])})", r, SUBSTITUTION_RULES)
-    return SubstitutionRow(**_fields(SubstitutionRow, r))
+    d = _fields(SubstitutionRow, r)
+    d["earlier"] = json.loads(d["earlier"])
+    return SubstitutionRow(**d)
 
 
 # ---------------------------------------------------------------- reads (the aiosqlite proxy)
@@ -317,6 +348,12 @@ async def round_tables(db: aiosqlite.Connection, league_id: int, number: int | N
 async def table_entry(db: aiosqlite.Connection, table_id: int) -> LeagueTableRow | None:
     rows = await _all(db, "SELECT * FROM league_tables WHERE table_id = ?", (table_id,))
     return league_table_of(rows[0]) if rows else None
+
+
+async def league_season_ids(db: aiosqlite.Connection, guild_id: int | None) -> set[int]:
+    """The seasons of a club's leagues (each takes its own league's games only)."""
+    rows = await _all(db, "SELECT season_id FROM leagues WHERE guild_id = ?", (guild_id,))
+    return {int(r[0]) for r in rows if isinstance(r[0], int)}
 
 
 async def penalties(db: aiosqlite.Connection, league_id: int) -> list[PenaltyRow]:
@@ -430,9 +467,14 @@ def add_miss(conn: sqlite3.Connection, table_id: int, seat: int) -> int:
 
 def insert_substitution(conn: sqlite3.Connection, s: SubstitutionRow) -> None:
     conn.execute(
-        "INSERT INTO substitutions (table_id, seat, old_player, old_name, new_player, misses, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (s.table_id, s.seat, s.old_player, s.old_name, s.new_player, s.misses, s.at),
+        "INSERT INTO substitutions (table_id, seat, old_player, old_name, new_player, misses, at, earlier) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (s.table_id, s.seat, s.old_player, s.old_name, s.new_player, s.misses, s.at, json.dumps(s.earlier)),
     )
+
+
+def set_in_person_subs(conn: sqlite3.Connection, row_id: int, subs: dict[str, list[str]]) -> None:
+    """An in-person table's stand-ins (schema version 14)."""
+    conn.execute("UPDATE league_tables SET subs = ? WHERE id = ?", (json.dumps(subs), row_id))
 
 
 def league_of_table_in(conn: sqlite3.Connection, table_id: int) -> tuple[int, int] | None:

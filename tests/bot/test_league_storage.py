@@ -203,7 +203,7 @@ def test_byes_and_a_void_deadline(database: str) -> None:
 
             league.on_round_closed = closed  # type: ignore[assignment]
             rs = find_ruleset("riichi").with_options(**length_of("riichi", "tonpuu").options)
-            await league.create(1, 9, "Byes", rounds=2, mode="async", rules=rs, leftover="bye", on_deadline="void", round_hours=2)
+            await league.create(1, 9, "Byes", rounds=2, mode="async", rules=rs, leftover="bye", on_deadline="void", round_hours=2, hours=1)
             six = [*USERS, (105, "eve"), (106, "fay")]
             for uid, name in six:
                 await league.join(1, None, Who.member(uid, name))
@@ -288,9 +288,10 @@ def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(database:
                 reports.append(r)
 
             league.on_round_closed = closed  # type: ignore[assignment]
-            with pytest.raises(LeagueError, match="get a bye"):
-                await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))
-            await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"), leftover="bye")
+            with pytest.raises(LeagueError, match="get a bye"):  # AI seats at a real table: no
+                await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"), leftover="ai")
+            made = await league.create(1, 9, "Club night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))  # byes by default
+            assert made.leftover == "bye"
             people = [Who.member(uid, n) for uid, n in USERS] + [Who.guest(n) for n in ("Kana", "Rio", "Sho", "Tami", "Umi")]
             for w in people:
                 await league.join(1, None, w, organiser=True)
@@ -300,13 +301,15 @@ def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(database:
             assert "waiting for its result (/result add)" in await league.status(1)
             for i, table in enumerate(started.in_person):
                 whos = [next(w for w in people if w.player == m.player) for m in table]
-                # a result of other players (not a table of the round) is recorded, and left alone by the league
+                # a result of other players (not a table of the round) is refused by the league's season (issue 30)
                 if i == 0:
                     stray = [*whos[:3], next(w for w in people if w.player == started.byes[0].player)]
-                    await st.add_result(1, 9, [Entry(w, s) for w, s in zip(stray, (40000, 30000, 20000, 10000), strict=True)])
+                    with pytest.raises(LeagueError, match="takes only the results of its own tables"):
+                        await st.add_result(1, 9, [Entry(w, s) for w, s in zip(stray, (40000, 30000, 20000, 10000), strict=True)],
+                                            season="Club night")
                     await league.step()
                     assert [r.status for r in await sql.rounds(repo.db, 1)] == ["open"]
-                await st.add_result(1, 9, [Entry(w, s) for w, s in zip(whos, (45000, 25000, 20000, 10000), strict=True)])
+                await st.add_result(1, 9, [Entry(w, s) for w, s in zip(whos, (45000, 25000, 20000, 10000), strict=True)], season="Club night")
             await league.step()
             assert [r.status for r in await sql.rounds(repo.db, 1)] == ["closed"]
             text = reports[0].text()
@@ -340,6 +343,83 @@ def test_a_damaged_league_row_is_one_sentence_to_the_user(golden: Path, tmp_path
             text = e.value.sentence()
             assert text.startswith("This league's stored data is damaged (leagues row 1: its mode is 'zzz'") and "db check" in text
             assert text.count(". ") == 0 and text.endswith(".")
+        finally:
+            await repo.close()
+
+    asyncio.run(run())
+
+
+def test_a_seat_played_by_a_stand_in_then_by_an_ai_names_both_and_credits_the_absent_member(tmp_path: Path) -> None:
+    """Issue 30: eve stands in for the absent member; at the round's close an AI plays the seat out.
+    The round's post names eve and the AI; the game is credited to the absent member (the league's rule)."""
+
+    async def run() -> None:
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            tables, st, league = _services(repo)
+            tables.new_seed = lambda: "league-stand-in"
+            reports: list[object] = []
+
+            async def closed(r: object) -> None:
+                reports.append(r)
+
+            league.on_round_closed = closed  # type: ignore[assignment]
+            rs = find_ruleset("riichi").with_options(**length_of("riichi", "tonpuu").options)
+            await league.create(1, 9, "Spring", rounds=1, mode="async", rules=rs)
+            for uid, name in USERS:
+                await league.join(1, None, Who.member(uid, name), actor_id=uid)
+            started = await league.start_round(1, None, 9, 100)
+            t = started.tables[0]
+            absent = t.seats[0]
+            who, key = absent.name, f"u:{absent.user_id}"
+            await league.substitute(t.id, 0, Who.member(105, "eve"))
+            await league.close_round(1, None, 9)
+            await league.settled()
+            text = reports[0].text()  # type: ignore[attr-defined]
+            assert f"eve stood in for {who}; an AI played {who}'s seat to the end" in text, text
+            game = await repo.game_for_table(t.id)
+            assert game is not None
+            assert [(p.player, p.name) for p in game.players if p.seat == 0] == [(key, who)]
+        finally:
+            await repo.close()
+
+    asyncio.run(run())
+
+
+def test_an_in_person_stand_in_is_credited_as_the_absent_member_on_a_typed_result_and_a_sheet(tmp_path: Path) -> None:
+    """Issue 30: a no-show's stand-in at an in-person table; the table's result, typed in or kept on a
+    score sheet, is credited to the absent member (the league's rule) and taken by the table."""
+    from bot.standings.service import Entry
+
+    async def run() -> None:
+        repo = Repository(tmp_path / "club.sqlite3")
+        await repo.open()
+        try:
+            tables, st, league = _services(repo)
+            lg = await league.create(1, 9, "Night", rounds=1, mode="in_person", rules=find_ruleset("riichi"))
+            people = [Who.member(uid, n) for uid, n in USERS] + [Who.member(105 + i, f"m{i}") for i in range(4)]
+            for w in people:
+                await league.join(1, None, w, organiser=True)
+            started = await league.start_round(1, None, 9, 100)
+            stand = Who.member(200, "stand")
+            credited: list[list[str]] = []
+            for n, table in enumerate(started.in_person, 1):
+                absent = next(w for w in people if w.player == table[1].player)
+                assert not await league.substitute_in_person(lg, n, absent, stand if n == 1 else Who.member(201, "other"), actor_id=9)
+                seated = [next(w for w in people if w.player == m.player) for m in table]
+                shown = [(stand if n == 1 else Who.member(201, "other")) if w.player == absent.player else w for w in seated]
+                if n == 1:  # typed in
+                    g = await st.add_result(1, 9, [Entry(w, sc) for w, sc in zip(shown, (45000, 25000, 20000, 10000), strict=True)], season="Night")
+                else:  # kept on a score sheet
+                    g = await st.record_sheet(1, 9, lg.season_id, shown, [(0, 0, 0.0)] * 4, points=[45000, 25000, 20000, 10000], sticks=0,
+                                              ruleset="riichi", penalties=[0.0] * 4, data={}, also=lambda conn, gid: None)
+                credited.append([p.player for p in sorted(g.players, key=lambda p: p.seat)])
+                assert absent.player in credited[-1] and not any(p in ("u:200", "u:201") for p in credited[-1])
+            linked = [e.game_id for e in await sql.round_tables(repo.db, 1, 1) if e.kind == "in_person"]
+            assert all(x is not None for x in linked), linked
+            _, board = await repo.leaderboard(lg.season_id, "points", limit=100)
+            assert {r.player for r in board} == {w.player for w in people}
         finally:
             await repo.close()
 

@@ -184,5 +184,7 @@ def test_no_module_reads_a_private_member_of_aiosqlite() -> None:
     for folder in ("bot", "cogs", "engine", "tests", "bench"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             for hit in _private_reads(path.read_text(encoding="utf-8"), private):
+                if hit.endswith(" client._connection") and path.parent.name == "cluster":
+                    continue  # discord.py's Client._connection (the gateway parser the cluster routes), not aiosqlite's
                 problems.append(f"{path.relative_to(ROOT)}:{hit}")
     assert problems == [], "\n".join(problems)

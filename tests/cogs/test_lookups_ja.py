@@ -231,7 +231,7 @@ def test_stats_and_results_answer_each_player_in_their_language(tmp_path: Path) 
             assert started.startswith(head) and started.endswith(tail.rpartition("@")[2]) and "始まりました" in head
             players = {"p1": "guest:Aki", "s1": 40000, "p2": "guest:Ben", "s2": 30000, "p3": "guest:Cho", "s3": 20000, "p4": "guest:Dai", "s4": 10000}
             recorded = await ask("alice", "result add", players, JA)
-            assert recorded.splitlines()[0] == i18n.t("ja", "Game #{game} recorded:", game=1) and "記録しました" in recorded
+            assert recorded.splitlines()[0] == i18n.t("ja", "Game #{game} recorded in the season '{season}':", game=1, season="Spring") and "記録しました" in recorded
 
             stats = (await ask("carol", "stats", {"guest": "Aki"}, JA)).splitlines()
             assert stats[0] == i18n.t("ja", "**{player}** in {season}", player="Aki", season="Spring")
