@@ -1,5 +1,5 @@
 """``python -m bot`` — run the bot; ``demo`` — a whole game against the built-in local server;
-``db check`` / ``db backup PATH`` — database maintenance.
+``db check`` / ``db backup PATH`` / ``db migrate-to postgresql://…`` — database maintenance.
 
 Start-up failures (no token, a wrong token, an unreadable database) end in one plain sentence.
 """
@@ -182,7 +182,19 @@ async def _db(args: argparse.Namespace) -> int:
     from bot.storage.repository import Repository
 
     settings = Settings.load()
-    repo = Repository(args.database or settings.database)
+    if args.db_cmd == "migrate-to":
+        from bot.storage.transfer import TransferError, migrate_to
+
+        try:
+            report = await migrate_to(args.database or settings.database, args.url)
+        except TransferError as e:
+            print(f"not copied: {e}")
+            return 1
+        for line in report.lines():
+            print(line)
+        print("the copy checks out" if not report.problems else f"{len(report.problems)} check(s) failed")
+        return 0 if not report.problems else 1
+    repo = Repository(args.database or settings.database_target)
     await repo.open()
     quiet = logging.getLogger("bot")  # the listing says what is damaged; no log lines beside it
     level = quiet.level
@@ -221,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     dbs.add_parser("check", help="list corrupted or impossible rows")
     b = dbs.add_parser("backup", help="online backup to PATH")
     b.add_argument("path")
+    m = dbs.add_parser("migrate-to", help="copy the SQLite database into an empty PostgreSQL database and check the copy")
+    m.add_argument("url", help="postgresql://user@host:5432/dbname")
     args = p.parse_args(argv)
     if args.cmd == "demo":
         return cmd_demo(args)

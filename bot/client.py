@@ -69,9 +69,10 @@ class JantakuBot(commands.Bot):
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, max_messages=None, tree_cls=Tree, **kwargs  # type: ignore[arg-type]
         )
         self.settings = settings
-        self.repo = Repository(settings.database)
+        self.repo = Repository(settings.database_target)
         self.service = TableService(self.repo, ai_delay=settings.ai_delay, mjai_bots=settings.mjai_bots)
         self.standings = StandingsService(self.repo)
+        self.service.record_game = self.standings.record_finished  # a finished game joins the standings
         self.house = HouseRules(self.repo)
         self.league = LeagueService(self.repo, self.service, self.standings)
         self.sheets = SheetService(self.repo, self.standings)

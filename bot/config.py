@@ -22,7 +22,7 @@ class Settings:
     token: str
     dev_guild_id: int | None
     sync_global: bool
-    database: Path
+    database: Path  # the SQLite file (DATABASE_PATH), used when no DATABASE_URL is set
     organiser_role: str
     log_level: str
     ai_delay: float
@@ -33,6 +33,13 @@ class Settings:
     mjai_bots: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: the gateway shards this process holds (JANTAKU_SHARDS, bot/shards.py); None: one unsharded connection
     shards: ShardPlan | None = None
+    #: a PostgreSQL server's database (``postgresql://user@host/db``, DATABASE_URL) instead of the file
+    database_url: str = ""
+
+    @property
+    def database_target(self) -> str | Path:
+        """What the repository opens: DATABASE_URL when set, else the SQLite file."""
+        return self.database_url or self.database
 
     @classmethod
     def load(cls, env_file: str | Path | None = ".env") -> Settings:
@@ -53,7 +60,11 @@ class Settings:
             shards = parse_shards(os.environ.get("JANTAKU_SHARDS"))
         except ShardsError as e:
             raise ConfigError(str(e)) from None
+        url = os.environ.get("DATABASE_URL", "").strip()
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(f"DATABASE_URL must be a postgresql:// address, not {url!r}")
         return cls(
+            database_url=url,
             token=os.environ.get("DISCORD_TOKEN", "").strip(),
             dev_guild_id=int(guild) if guild else None,
             sync_global=os.environ.get("SYNC_GLOBAL", "").strip().lower() in ("1", "true", "yes"),

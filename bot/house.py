@@ -28,7 +28,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.i18n import N_, Lang, t, term, tn
 from bot.storage import repository as sql
-from bot.storage.reads import fetch_all
+from bot.storage.clubs import every_house_row, house_options_in
 from bot.storage.repository import CorruptRow, HouseRow, Repository
 from engine.rules.base import Ruleset, find_ruleset, ruleset_names
 from engine.rules.catalog import (
@@ -359,8 +359,8 @@ class HouseRules:
         def write(conn: sqlite3.Connection) -> None:
             # compare and set, on the one writer: the options this change was made from are still
             # the stored ones, or nothing is written
-            r = conn.execute("SELECT options FROM house_rules WHERE id = ?", (p.row.id,)).fetchone()
-            if r is None or json.loads(r[0]) != read:
+            stored = house_options_in(conn, p.row.id)
+            if stored is None or json.loads(stored) != read:
                 raise _Changed
             sql.set_house(conn, p.row.id, options=options)
             sql.audit(conn, guild_id=guild_id, actor_id=actor_id, action="house set", before=before, after=after)
@@ -408,7 +408,7 @@ class HouseRules:
         """Every stored profile the engine cannot play, one line each (``db check``; the columns
         themselves are the repository's check)."""
         out = []
-        rows = await fetch_all(self.repo.db, "SELECT * FROM house_rules ORDER BY id")
+        rows = await every_house_row(self.repo.db)
         for r in rows:
             if sql.bad_columns(r, sql.HOUSE_RULES):
                 continue  # listed by Repository.check

@@ -66,6 +66,7 @@ from bot.storage import repository as repo_sql
 from bot.storage.leagues import LeagueRow, LeagueTableRow, MemberRow, RoundRow, SubstitutionRow
 from bot.storage.penalties import season_penalties
 from bot.storage.repository import Repository
+from bot.storage.writer import savepoint
 from bot.tables import Table, TableError, TableService, Update
 from engine.rules.base import Ruleset, find_ruleset
 
@@ -113,8 +114,8 @@ class LeagueService:
         self._work: set[asyncio.Task[Any]] = set()
         self._closed: dict[tuple[int, int], RoundReport] = {}
         self._loop: asyncio.AbstractEventLoop | None = None  # the rounds closed since start, by (league, round)
-        if self.on_game_recorded not in repo.game_recorders:
-            repo.game_recorders.insert(0, self.on_game_recorded)  # before the standings attach the game
+        if self.on_game_recorded not in standings.game_attachers:
+            standings.game_attachers.insert(0, self.on_game_recorded)  # before the standings attach the game
         if self.on_table_update not in tables.listeners:
             tables.listeners.append(self.on_table_update)
         if self.on_result_recorded not in standings.result_recorders:
@@ -605,14 +606,9 @@ class LeagueService:
                 "user_id": new.user_id if new is not None else None, "ai": None if new is not None else AI_KIND, "name": name,
                 "hand_message_id": None, "dm_closed": 0,
             }
-            sets = ", ".join(f"{k} = ?" for k in fields)
 
             def write(conn: sqlite3.Connection) -> None:
-                conn.execute("DELETE FROM substitutions WHERE table_id = ? AND seat = ?", (table_id, seat))
-                sql.insert_substitution(conn, sub)
-                repo_sql._checked("seats", repo_sql.SEAT_COLUMNS, fields)
-                conn.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", (*fields.values(), table_id, seat))
-                conn.execute("DELETE FROM league_misses WHERE table_id = ? AND seat = ?", (table_id, seat))
+                sql.substitute_in(conn, sub, fields)
                 repo_sql.audit(conn, guild_id=t.row.guild_id, actor_id=actor_id, action="league substitute",
                                after={"table": table_id, "seat": seat, "old": sub.old_player, "new": sub.new_player, "misses": got})
 
@@ -628,26 +624,24 @@ class LeagueService:
         return sub
 
     def on_game_recorded(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
-        """Repository hook, in the write that records a finished bot game (before the standings'):
+        """Standings attacher (StandingsService.game_attachers), in the write that records a finished bot game (before the standings'):
         a league table's game goes to its league's season, a substituted seat credited to the member
         who was seated there; any other game keeps out of the leagues' seasons."""
-        conn.execute("SAVEPOINT league")
         try:
-            r = conn.execute("SELECT table_id FROM games WHERE id = ?", (game_id,)).fetchone()
-            entry = sql.league_of_table_in(conn, r[0]) if r and isinstance(r[0], int) else None
-            if entry is None:
-                g["league_seasons"] = sorted(sql.league_seasons_in(conn, g.get("guild_id")))
-            else:
-                g["season_id"] = entry[1]
-                for seat, old, name in sql.substitutions_in(conn, r[0]):
-                    for p in g["players"]:
-                        if p["seat"] == seat and old.startswith("u:") and old[2:].isdigit():
-                            p["user_id"], p["name"] = int(old[2:]), name
-                sql.set_round_table_game(conn, r[0], game_id)
+            with savepoint(conn, "league"):
+                table_id = sql.game_table_in(conn, game_id)
+                entry = sql.league_of_table_in(conn, table_id) if table_id is not None else None
+                if table_id is None or entry is None:
+                    g["league_seasons"] = sorted(sql.league_seasons_in(conn, g.get("guild_id")))
+                else:
+                    g["season_id"] = entry[1]
+                    for seat, old, name in sql.substitutions_in(conn, table_id):
+                        for p in g["players"]:
+                            if p["seat"] == seat and old.startswith("u:") and old[2:].isdigit():
+                                p["user_id"], p["name"] = int(old[2:]), name
+                    sql.set_round_table_game(conn, table_id, game_id)
         except Exception:
             log.exception("game %s: could not attach it to its league; the game itself is kept", game_id)
-            conn.execute("ROLLBACK TO league")
-        conn.execute("RELEASE league")
 
     def on_result_recorded(self, conn: sqlite3.Connection, g: Any) -> None:
         """StandingsService hook, in the write of a typed-in result: the in-person table of an open
@@ -747,9 +741,7 @@ class LeagueService:
             last = number >= lg.rounds
 
             def write(conn: sqlite3.Connection) -> bool:
-                cur = conn.execute("UPDATE league_rounds SET status = 'closed', closed_at = ? WHERE league_id = ? AND number = ? AND status = 'open'",
-                                   (now, league_id, number))
-                if cur.rowcount != 1:
+                if not sql.close_round_in(conn, league_id, number, now):
                     return False
                 if last:
                     sql.set_league(conn, league_id, status="finished")

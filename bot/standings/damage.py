@@ -12,7 +12,7 @@ type nothing else, so the standings check here, column by column, what they are 
 * :func:`damaged_games` checks a season's games and seats before the ratings are recomputed.
 
 Limits: a season whose ``guild_id`` is damaged no longer belongs to any club and is not found; a seat
-whose ``game_id`` is damaged leaves its game one seat short (named as such). The SQL here only reads.
+whose ``game_id`` is damaged leaves its game one seat short (named as such). Its reads are named functions of bot/storage/games.py.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import aiosqlite
 from bot.errors import UserError
 from bot.standings.ratings import RATING_SYSTEMS
 from bot.standings.types import StandingsError
-from bot.storage.reads import fetch_all, fetch_one
+from bot.storage import games as stored
 from bot.storage.repository import HistoryRow, SeasonRow, StandingRow
 from engine.rules.base import UnknownRuleset, find_ruleset
 
@@ -139,18 +139,14 @@ def season_from_row(r: Any) -> tuple[SeasonRow, dict[str, str]]:
     return season, bad
 
 
-_CLUB_SEASONS = "SELECT * FROM seasons WHERE guild_id = ? ORDER BY id"
-_SEASON = "SELECT * FROM seasons WHERE id = ?"
-
-
 async def read_seasons(db: aiosqlite.Connection, guild_id: int | None) -> list[tuple[SeasonRow, dict[str, str]]]:
     """Every season of a club in the order they were started, damaged ones included."""
-    return [season_from_row(r) for r in await fetch_all(db, _CLUB_SEASONS, (guild_id,))]
+    return [season_from_row(r) for r in await stored.club_season_rows(db, guild_id)]
 
 
 def seasons_in(conn: sqlite3.Connection, guild_id: int | None) -> list[tuple[SeasonRow, dict[str, str]]]:
     """:func:`read_seasons` inside a write (on the writer thread)."""
-    return [season_from_row(r) for r in conn.execute(_CLUB_SEASONS, (guild_id,)).fetchall()]
+    return [season_from_row(r) for r in stored.club_season_rows_in(conn, guild_id)]
 
 
 def season_damage_text(season: SeasonRow, bad: dict[str, str]) -> str:
@@ -207,14 +203,7 @@ def standing_damage_text(bad: dict[str, str]) -> str:
 async def damaged_standings(db: aiosqlite.Connection, season_id: int) -> list[tuple[str, str]]:
     """``(player key, name)`` of the season's summary rows (AI seats aside) whose numbers are not
     numbers or are negative: the leaderboard's own query may leave such a row out, so it is named."""
-    q = (
-        "SELECT player, name FROM standings WHERE season_id = ? AND kind != 'ai' AND ("
-        " typeof(games) != 'integer' OR games < 0 OR typeof(place_total) != 'integer' OR typeof(points_total) != 'integer'"
-        " OR typeof(result_total) NOT IN ('integer', 'real') OR typeof(rating) NOT IN ('integer', 'real')"
-        " OR typeof(p1) != 'integer' OR typeof(p2) != 'integer' OR typeof(p3) != 'integer' OR typeof(p4) != 'integer'"
-        " OR p1 < 0 OR p2 < 0 OR p3 < 0 OR p4 < 0 OR p1 + p2 + p3 + p4 != games)"
-    )
-    return [(str(r[0]), str(r[1])) for r in await fetch_all(db, q, (season_id,))]
+    return await stored.damaged_standing_keys(db, season_id)
 
 
 def history_damage(h: HistoryRow, players: int) -> str | None:
@@ -241,9 +230,9 @@ async def damaged_games(db: aiosqlite.Connection, season_id: int, players: int) 
     """``{game id: what is damaged}`` for the season's games (all but the void ones) whose rows cannot be used."""
     out: dict[int, str] = {}
     seats: dict[int, list[Any]] = {}
-    for r in await fetch_all(db, "SELECT gp.* FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.season_id = ? AND g.status IS NOT 'void'", (season_id,)):
+    games, rows = await stored.unvoided_game_rows(db, season_id)
+    for r in rows:
         seats.setdefault(r["game_id"], []).append(r)
-    games = await fetch_all(db, "SELECT * FROM games WHERE season_id = ? AND status IS NOT 'void'", (season_id,))
     for g in games:
         why = _game_damage(g, seats.get(g["id"], []), players)
         if why:
@@ -292,20 +281,19 @@ def _game_damage(g: Any, seats: list[Any], players: int) -> str | None:
 
 async def read_season(db: aiosqlite.Connection, season_id: int) -> tuple[SeasonRow, dict[str, str]] | None:
     """One season by id (damaged or not), or None if there is no such row."""
-    r = await fetch_one(db, _SEASON, (season_id,))
+    r = await stored.season_row(db, season_id)
     return season_from_row(r) if r is not None else None
 
 
 def season_in(conn: sqlite3.Connection, season_id: int) -> tuple[SeasonRow, dict[str, str]] | None:
     """:func:`read_season` inside a write (on the writer thread)."""
-    r = conn.execute(_SEASON, (season_id,)).fetchone()
+    r = stored.season_row_in(conn, season_id)
     return season_from_row(r) if r is not None else None
 
 
 async def game_header(db: aiosqlite.Connection, game_id: int) -> tuple[Any, Any, Any] | None:
     """``(guild_id, season_id, status)`` of a game as stored, for a game whose other rows are damaged."""
-    r = await fetch_one(db, "SELECT guild_id, season_id, status FROM games WHERE id = ?", (game_id,))
-    return (r[0], r[1], r[2]) if r is not None else None
+    return await stored.game_header(db, game_id)
 
 
 def season_refusal(s: SeasonRow, bad: dict[str, str], doing: str | None = None) -> StandingsError:

@@ -3,8 +3,8 @@
 Every write is one write function run by the repository's writer (``repo.write(fn)``, one
 transaction): a result, its places and uma/oka-adjusted result, the rating changes, the season
 summary rows and the audit-log entry are written together or not at all. A finished bot game is
-recorded inside the very write that stores its last action (:meth:`on_bot_game`, registered as a
-repository hook), under a savepoint so that a problem in the standings can never lose the game
+recorded inside the very write that stores its last action (:meth:`record_finished`, which the
+table service runs as that write's last step), under a savepoint so that a problem in the standings can never lose the game
 itself. The write functions run on the writer thread: they read and write through the
 ``sqlite3`` connection they are given, never through the async reads.
 
@@ -63,6 +63,7 @@ from bot.storage import repository as sql
 from bot.storage.leagues import league_season_ids
 from bot.storage.penalties import season_penalties
 from bot.storage.repository import CorruptRow, GameRow, PlayerLine, Repository, SeasonRow, StandingRow
+from bot.storage.writer import savepoint
 from engine.rules.base import Ruleset, UnknownRuleset, find_ruleset, ruleset_names
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,9 @@ class StandingsService:
         # (season, player, games) -> ((title, label, hash of the ratings), PNG), least recently used first
         self._damage: dict[int, dict[str, str]] = {}  # season id -> damaged columns, as last read
         self._charts: OrderedDict[tuple[int, str, int, str], tuple[tuple[str, str, int], bytes]] = OrderedDict()
-        if self.on_bot_game not in repo.game_recorders:
-            repo.game_recorders.append(self.on_bot_game)
+        #: run inside the write that records a finished bot game, before it is attached and rated
+        #: (a league's table names its league's season): ``step(conn, game_id, game_dict)``
+        self.game_attachers: list[Callable[[sqlite3.Connection, int, dict[str, Any]], None]] = []
         #: run inside the write that records a typed-in result (``/result add``), after it is rated:
         #: ``hook(conn, game)``; a hook that fails is rolled back alone, the result kept
         self.result_recorders: list[Callable[[sqlite3.Connection, GameRow], None]] = []
@@ -314,17 +316,25 @@ class StandingsService:
         sql.set_ratings(conn, rows)
         sql.put_standings(conn, list(current.values()))
 
+    def record_finished(self, conn: sqlite3.Connection, table_id: int, g: dict[str, Any]) -> int:
+        """A finished bot table's game, recorded inside the write of its last move (the table
+        service's ``record_game``): its row and seats, the league's attachers, then the standings
+        (:meth:`on_bot_game`); the game's id."""
+        game_id = sql.record_bot_game(conn, table_id, g)
+        for step in self.game_attachers:
+            step(conn, game_id, g)
+        self.on_bot_game(conn, game_id, g)
+        return game_id
+
     def on_bot_game(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
-        """Repository hook, on the writer thread: a bot game was just recorded in this write; give
+        """On the writer thread (:meth:`record_finished`): a bot game was just recorded in this write; give
         its seats their identity keys and, if the club's running season plays this ruleset, attach
         it and rate it."""
-        conn.execute("SAVEPOINT standings")
         try:
-            self._attach_bot_game(conn, game_id, g)
+            with savepoint(conn, "standings"):
+                self._attach_bot_game(conn, game_id, g)
         except Exception:
             log.exception("game %s: could not attach it to the standings; the game itself is kept", game_id)
-            conn.execute("ROLLBACK TO standings")
-        conn.execute("RELEASE standings")
 
     def _attach_bot_game(self, conn: sqlite3.Connection, game_id: int, g: dict[str, Any]) -> None:
         players = sorted(g["players"], key=lambda p: p["seat"])
@@ -422,13 +432,11 @@ class StandingsService:
             self._rate(conn, s, g.id, lines)
             sql.audit(conn, guild_id=guild_id, season_id=s.id, game_id=g.id, actor_id=actor_id, action="result add", after=g.to_json())
             for hook in self.result_recorders:  # (a league's in-person table takes its result)
-                conn.execute("SAVEPOINT result_hook")
                 try:
-                    hook(conn, g)
+                    with savepoint(conn, "result_hook"):
+                        hook(conn, g)
                 except Exception:
                     log.exception("game %s: a result hook failed; the result itself is kept", g.id)
-                    conn.execute("ROLLBACK TO result_hook")
-                conn.execute("RELEASE result_hook")
 
         await self.repo.write(write)
         return g
@@ -470,13 +478,11 @@ class StandingsService:
             sql.audit(conn, guild_id=guild_id, season_id=g.season_id, game_id=g.id, actor_id=actor_id, action="sheet end", after=g.to_json())
             also(conn, g.id)
             for hook in self.result_recorders if s is not None else ():  # (a league's in-person table takes its result)
-                conn.execute("SAVEPOINT result_hook")
                 try:
-                    hook(conn, g)
+                    with savepoint(conn, "result_hook"):
+                        hook(conn, g)
                 except Exception:
                     log.exception("game %s: a result hook failed; the result itself is kept", g.id)
-                    conn.execute("ROLLBACK TO result_hook")
-                conn.execute("RELEASE result_hook")
 
         await self.repo.write(write)
         return g

@@ -23,10 +23,10 @@ import aiosqlite
 
 from bot.errors import UserError
 from bot.i18n import Lang, t
-from bot.storage.reads import fetch_all
-from bot.storage.repository import (
+from bot.storage.columns import (
     CorruptRow,
     Rule,
+    _assignments,
     _checked,
     _integer,
     _json_object,
@@ -36,6 +36,8 @@ from bot.storage.repository import (
     _text,
     bad_columns,
 )
+from bot.storage.reads import fetch_all
+from bot.storage.tables import SEAT_COLUMNS
 
 
 def _json_list(v: Any) -> bool:
@@ -376,8 +378,8 @@ async def misses(db: aiosqlite.Connection, table_id: int) -> dict[int, int]:
 
 def _insert(conn: sqlite3.Connection, table: str, allowed: frozenset[str], fields: Mapping[str, Any]) -> int:
     cols = _checked(table, allowed, fields)
-    sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
-    return int(conn.execute(sql, tuple(fields.values())).lastrowid or 0)
+    sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) RETURNING id"
+    return int(conn.execute(sql, tuple(fields.values())).fetchone()[0])
 
 
 def insert_league(conn: sqlite3.Connection, **fields: Any) -> int:
@@ -456,7 +458,7 @@ def add_miss(conn: sqlite3.Connection, table_id: int, seat: int) -> int:
     """One more missed turn for a seat; how many it has now."""
     conn.execute(
         "INSERT INTO league_misses (table_id, seat, misses) VALUES (?, ?, 1)"
-        " ON CONFLICT (table_id, seat) DO UPDATE SET misses = misses + 1",
+        " ON CONFLICT (table_id, seat) DO UPDATE SET misses = league_misses.misses + 1",
         (table_id, seat),
     )
     row = conn.execute("SELECT misses FROM league_misses WHERE table_id = ? AND seat = ?", (table_id, seat)).fetchone()
@@ -494,6 +496,31 @@ def substitutions_in(conn: sqlite3.Connection, table_id: int) -> list[tuple[int,
         (int(r[0]), str(r[1]), str(r[2]))
         for r in conn.execute("SELECT seat, old_player, old_name FROM substitutions WHERE table_id = ?", (table_id,))
     ]
+
+
+def substitute_in(conn: sqlite3.Connection, sub: SubstitutionRow, seat_fields: Mapping[str, Any]) -> None:
+    """A substitute takes a seat: its substitution row (the seat's earlier one replaced), the seat's
+    row (each key one of the seats' allowed columns), and the seat's missed turns start again."""
+    sets = _assignments("seats", SEAT_COLUMNS, seat_fields)
+    conn.execute("DELETE FROM substitutions WHERE table_id = ? AND seat = ?", (sub.table_id, sub.seat))
+    insert_substitution(conn, sub)
+    conn.execute(f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?", (*seat_fields.values(), sub.table_id, sub.seat))
+    conn.execute("DELETE FROM league_misses WHERE table_id = ? AND seat = ?", (sub.table_id, sub.seat))
+
+
+def close_round_in(conn: sqlite3.Connection, league_id: int, number: int, at: float) -> bool:
+    """Close a round if it is still open; whether this write closed it."""
+    cur = conn.execute(
+        "UPDATE league_rounds SET status = 'closed', closed_at = ? WHERE league_id = ? AND number = ? AND status = 'open'",
+        (at, league_id, number),
+    )
+    return bool(cur.rowcount == 1)
+
+
+def game_table_in(conn: sqlite3.Connection, game_id: int) -> int | None:
+    """The bot table a recorded game was played at (None: typed in, imported, or unreadable)."""
+    r = conn.execute("SELECT table_id FROM games WHERE id = ?", (game_id,)).fetchone()
+    return r[0] if r is not None and isinstance(r[0], int) else None
 
 
 # ---------------------------------------------------------------- db check

@@ -9,6 +9,10 @@ have since been committed: under load, a table just created was read back as mis
 statement is run to its end on the connection's thread in one call, so no read is left open while
 other code runs. Every read of the read connection goes through these two functions (a test scans
 bot/ and cogs/ for any other ``.execute(`` on it).
+
+With PostgreSQL (``DATABASE_URL``) the read side is :class:`bot.storage.postgres.PgReads`, an
+asyncpg pool: the same two functions run the statement on it (``?`` placeholders translated), so
+a reader never names its backend.
 """
 
 from __future__ import annotations
@@ -18,13 +22,18 @@ from typing import Any
 
 import aiosqlite
 
+#: the read side of either backend: an aiosqlite connection or a PostgreSQL pool (``PgReads``)
+ReadDB = Any
 
-async def fetch_all(db: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+
+async def fetch_all(db: ReadDB, sql: str, args: Iterable[Any] = ()) -> list[aiosqlite.Row]:
     """Every row of ``sql``, read to its end in one step."""
-    return list(await db.execute_fetchall(sql, tuple(args)))
+    if isinstance(db, aiosqlite.Connection):
+        return list(await db.execute_fetchall(sql, tuple(args)))
+    return await db.fetch_all(sql, args)  # type: ignore[no-any-return]
 
 
-async def fetch_one(db: aiosqlite.Connection, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
+async def fetch_one(db: ReadDB, sql: str, args: Iterable[Any] = ()) -> aiosqlite.Row | None:
     """The first row of ``sql`` (None if none); the statement is still read to its end."""
     got = await fetch_all(db, sql, args)
     return got[0] if got else None

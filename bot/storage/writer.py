@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import suppress
-from typing import TypeVar
+from contextlib import contextmanager, suppress
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -92,3 +92,17 @@ class Writer:
         with suppress(sqlite3.Error):
             await asyncio.get_running_loop().run_in_executor(thread, self.conn.close)  # after every earlier write
         thread.shutdown(wait=False)
+
+
+@contextmanager
+def savepoint(conn: Any, name: str) -> Iterator[None]:
+    """A part of a write that may fail alone: inside ``with savepoint(conn, "x"):`` an error rolls
+    back only what the block wrote (and is raised on), the rest of the write stays. Both backends."""
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+    except BaseException:
+        conn.execute(f"ROLLBACK TO {name}")
+        conn.execute(f"RELEASE {name}")
+        raise
+    conn.execute(f"RELEASE {name}")

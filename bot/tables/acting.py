@@ -22,9 +22,10 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from typing import Any
 
-from bot.storage.repository import Repository, TableRow
+from bot.storage.repository import Repository, TableRow, record_bot_game
 from bot.tables.autoplay import Autoplay
 from bot.tables.clocks import spend_bank, turn_clock
 from bot.tables.model import (
@@ -92,6 +93,10 @@ class Acting:
         self._restore = restore
         self._autoplay = autoplay
         self._events = events
+        #: writes a finished game's record as the last step of the write of its last move,
+        #: ``(conn, table_id, game) -> game id``: the game row alone here; the bot's is the standings'
+        #: (StandingsService.record_finished, wired in client.py)
+        self.record_game: Callable[[Any, int, dict[str, Any]], object] = record_bot_game
 
     async def act(
         self, table_id: int, user_id: int | None, action_text: str, serial: int, *, expired: bool = False
@@ -186,7 +191,7 @@ class Acting:
                 timer=timer,
                 clear_timer=timer is None,
                 table_fields=fields,
-                finished_game=finished,
+                then=None if finished is None else (lambda conn: self.record_game(conn, t.id, finished)),
             )
         except Exception as e:
             # Replaying the stored prefix costs ~10 ms for a 400-action game, on this rare path;

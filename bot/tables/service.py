@@ -22,6 +22,7 @@ into calls on this service and its events into messages.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bot.ai.mjai_seat import MjaiSeats
 from bot.i18n import Lang
@@ -86,6 +87,16 @@ class TableService:
     @on_timer_change.setter
     def on_timer_change(self, fn: Callable[[], None] | None) -> None:
         self.events.on_timer_change = fn
+
+    @property
+    def record_game(self) -> Callable[[Any, int, dict[str, Any]], object]:
+        """Writes a finished game's record inside the write of its last move (the bot's:
+        StandingsService.record_finished, wired in client.py; the game row alone otherwise)."""
+        return self.acting.record_game
+
+    @record_game.setter
+    def record_game(self, fn: Callable[[Any, int, dict[str, Any]], object]) -> None:
+        self.acting.record_game = fn
 
     @property
     def new_seed(self) -> Callable[[], str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.client import JantakuBot
 from bot.config import Settings
+from bot.storage.postgres import is_url
 from bot.storage.repository import Repository
 from devserver import DiscordServer, User
 from engine.rules import find_ruleset
@@ -26,7 +27,7 @@ class Club:
     guild_id: int
     channel_id: int
     users: dict[str, User]
-    db: Path
+    db: Path  # the SQLite file, or (the database fixture's postgres run) the PostgreSQL URL
 
     async def slash(self, who: str, name: str, options: dict[str, Any] | None = None) -> Any:
         rec = await self.server.slash(self.users[who].id, self.guild_id, self.channel_id, name, options or {})
@@ -67,21 +68,23 @@ class Club:
 @asynccontextmanager
 async def club(
     tmp: Path, *, names: tuple[str, ...] = ("alice", "bob", "carol", "dave", "erin"), closed_dms: tuple[str, ...] = (),
-    time_scale: float = 1.0, prepare: Callable[[int, Path], Awaitable[None]] | None = None,
+    time_scale: float = 1.0, prepare: Callable[[int, Path], Awaitable[None]] | None = None, database: str | None = None,
 ) -> AsyncIterator[Club]:
     """The bot against a devserver with Discord's limits on; ``time_scale`` divides the rate-limit windows
     (a test that plays whole games passes one: under Discord's 5 edits per 5 s per channel they take minutes);
-    ``prepare(guild_id, database)`` runs before the bot starts, to build the file it will find."""
+    ``prepare(guild_id, database)`` runs before the bot starts, to build the file it will find.
+    ``database``: the ``database`` fixture's SQLite file or PostgreSQL URL (default: a file in ``tmp``)."""
     server = DiscordServer(time_scale=time_scale)
     await server.start()
     restore = server.configure_client()
     guild = server.add_guild("Test club", channels=("mahjong",))
     users = {n: server.add_user(n, guilds=[guild.id], dms_open=n not in closed_dms) for n in names}
-    db = tmp / "jantaku.sqlite3"
+    url = database if database is not None and is_url(database) else ""
+    db: Any = url or (Path(database) if database is not None else tmp / "jantaku.sqlite3")
     if prepare is not None:  # a database the bot finds at start-up, made for this server
         await prepare(guild.id, db)
     settings = Settings(
-        token="test-token", dev_guild_id=guild.id, sync_global=False, database=db, organiser_role="Organiser", log_level="WARNING", ai_delay=0.0
+        token="test-token", dev_guild_id=guild.id, sync_global=False, database=tmp / "jantaku.sqlite3" if url else db, database_url=url, organiser_role="Organiser", log_level="WARNING", ai_delay=0.0
     )
     bot = JantakuBot(settings)
     runner = asyncio.create_task(bot.start(settings.token))

@@ -52,6 +52,7 @@ def test_every_league_column_has_a_rule_and_every_rule_a_column() -> None:
 def _services(repo: Repository) -> tuple[TableService, StandingsService, LeagueService]:
     st = StandingsService(repo)
     tables = TableService(repo)
+    tables.record_game = st.record_finished  # as the bot wires it (client.py)
     return tables, st, LeagueService(repo, tables, st)
 
 
@@ -139,8 +140,8 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
             free = await tables.open_table(guild_id=1, channel_id=5, opener_id=101, opener_name="ann", length="tonpuu")
             players = [{"seat": i, "user_id": uid, "name": n, "points": p, "place": i + 1, "result": 0.0}
                        for i, ((uid, n), p) in enumerate(zip(USERS, (40000, 30000, 20000, 10000), strict=True))]
-            await repo.append_actions(free.id, 0, [], finished_game={"guild_id": 1, "ruleset": "riichi", "options": {"hanchan": False},
-                                                                     "players": players, "data": {}})
+            finished = {"guild_id": 1, "ruleset": "riichi", "options": {"hanchan": False}, "players": players, "data": {}}
+            await repo.append_actions(free.id, 0, [], then=lambda conn: tables.record_game(conn, free.id, finished))
             g = await repo.game_for_table(free.id)
             assert g is not None and g.season_id is None
             assert len(await repo.season_games(lg.season_id)) == 1
@@ -183,13 +184,13 @@ def test_a_leagues_season_takes_its_own_games_only_and_penalties_stay_through_a_
     asyncio.run(run())
 
 
-def test_byes_and_a_void_deadline(tmp_path: Path) -> None:
+def test_byes_and_a_void_deadline(database: str) -> None:
     """Six members at four-player tables with byes: one table, the two byes recorded; the round
     deadline passes with the game unfinished and the league set to void: the table is abandoned, no
     game recorded, the round closed and reported so; a second round gives the byes to others."""
 
     async def run() -> None:
-        repo = Repository(tmp_path / "club.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             tables, st, league = _services(repo)
@@ -245,9 +246,9 @@ def test_a_long_league_post_is_cut_at_line_ends_within_discords_limit() -> None:
     assert [len(p) for p in _chunks(long, 2000)] == [2000, 2000, 500]
 
 
-def test_fixed_seating_follows_the_organisers_list(tmp_path: Path) -> None:
+def test_fixed_seating_follows_the_organisers_list(database: str) -> None:
     async def run() -> None:
-        repo = Repository(tmp_path / "club.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             _, _, league = _services(repo)
@@ -273,11 +274,11 @@ def test_fixed_seating_follows_the_organisers_list(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
-def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(tmp_path: Path) -> None:
+def test_an_in_person_round_closes_when_each_tables_result_is_typed_in(database: str) -> None:
     async def run() -> None:
         from bot.standings.service import Entry
 
-        repo = Repository(tmp_path / "club.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             tables, st, league = _services(repo)

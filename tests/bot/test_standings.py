@@ -8,13 +8,13 @@ import json
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.standings.ratings import RatedGame, Seat, TenhouRating, rating_system, recompute
 from bot.standings.scoring import settle
 from bot.standings.service import Entry, StandingsError, StandingsService, Who
+from bot.storage.reads import fetch_one
 from bot.storage.repository import Repository
 from bot.tables import TableService
 from engine.rules import find_ruleset
@@ -29,8 +29,10 @@ def run(coro):  # type: ignore[no-untyped-def]
     return asyncio.run(coro)
 
 
-async def _open(tmp: Path) -> tuple[Repository, StandingsService]:
-    repo = Repository(tmp / "standings.sqlite3")
+async def _open(where: Path | str) -> tuple[Repository, StandingsService]:
+    """A repository in a SQLite file under ``where`` (a folder), or at ``where`` (the ``database``
+    fixture: a SQLite file's path or a PostgreSQL URL)."""
+    repo = Repository(where / "standings.sqlite3" if isinstance(where, Path) else where)
     await repo.open()
     return repo, StandingsService(repo)
 
@@ -139,10 +141,11 @@ async def _human_game(svc: TableService, humans: list[Who], guild: int = 1) -> i
 
 
 @pytest.mark.parametrize("system", ["openskill", "points", "tenhou"])
-def test_incremental_ratings_equal_a_recomputation_from_the_game_list(tmp_path: Path, system: str) -> None:
+def test_incremental_ratings_equal_a_recomputation_from_the_game_list(database: str, system: str) -> None:
     async def main() -> None:
-        repo, st = await _open(tmp_path)
+        repo, st = await _open(database)
         svc = TableService(repo)
+        svc.record_game = st.record_finished  # as the bot wires it (client.py)
         season = await st.start_season(1, 10, "S", rating=system)
         await _human_game(svc, [ALICE, BOB])
         await st.add_result(1, 10, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)])
@@ -189,10 +192,11 @@ def _independent_counts(ruleset: str, options: dict, seed: str, actions: list[st
     return {"hands": len(g.results), "wins": wins, "deal_ins": deal_ins, "riichi": riichi}
 
 
-def test_bot_game_win_deal_in_and_riichi_rates_equal_an_independent_replay(tmp_path: Path) -> None:
+def test_bot_game_win_deal_in_and_riichi_rates_equal_an_independent_replay(database: str) -> None:
     async def main() -> None:
-        repo, st = await _open(tmp_path)
+        repo, st = await _open(database)
         svc = TableService(repo)
+        svc.record_game = st.record_finished  # as the bot wires it (client.py)
         await st.start_season(1, 10, "S")
         tables = [await _human_game(svc, [ALICE, BOB]) for _ in range(2)]
         stats = await st.player_stats(1, ALICE, chart=False)
@@ -222,10 +226,11 @@ def test_bot_game_win_deal_in_and_riichi_rates_equal_an_independent_replay(tmp_p
 # ---------------------------------------------------------------------------- seasons and damaged rows
 
 
-def test_a_bot_game_of_another_ruleset_stays_out_of_the_season(tmp_path: Path) -> None:
+def test_a_bot_game_of_another_ruleset_stays_out_of_the_season(database: str) -> None:
     async def main() -> None:
-        repo, st = await _open(tmp_path)
+        repo, st = await _open(database)
         svc = TableService(repo)
+        svc.record_game = st.record_finished  # as the bot wires it (client.py)
         season = await st.start_season(1, 10, "Tenhou rules", ruleset="tenhou")
         tid = await _ai_game(svc, ruleset="riichi")
         g = await repo.game_for_table(tid)
@@ -279,9 +284,9 @@ def test_a_hand_edited_game_row_is_reported_and_skipped(tmp_path: Path) -> None:
     run(main())
 
 
-def test_audit_entries_are_json_of_before_and_after(tmp_path: Path) -> None:
+def test_audit_entries_are_json_of_before_and_after(database: str) -> None:
     async def main() -> None:
-        repo, st = await _open(tmp_path)
+        repo, st = await _open(database)
         await st.start_season(1, 10, "S")
         g = await st.add_result(1, 10, [Entry(ALICE, 40000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 10000)])
         await st.edit_result(1, 11, g.id, [Entry(ALICE, 10000), Entry(BOB, 30000), Entry(CAROL, 20000), Entry(DAVE, 40000)], organiser=True)
@@ -290,8 +295,8 @@ def test_audit_entries_are_json_of_before_and_after(tmp_path: Path) -> None:
         assert [p["points"] for p in rows[1].before["players"]] == [40000, 30000, 20000, 10000]
         assert [p["points"] for p in rows[1].after["players"]] == [10000, 30000, 20000, 40000]
         assert rows[1].actor_id == 11
-        async with aiosqlite.connect(repo.path) as db, db.execute("SELECT before FROM audit_log WHERE action = 'result edit'") as cur:
-            assert json.loads((await cur.fetchone())[0])["id"] == g.id  # type: ignore[index]
+        stored = await fetch_one(repo.db, "SELECT before FROM audit_log WHERE action = 'result edit'")
+        assert stored is not None and json.loads(stored[0])["id"] == g.id
         await repo.close()
 
     run(main())

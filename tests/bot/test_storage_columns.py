@@ -160,8 +160,8 @@ def test_a_corrupted_column_is_named_and_everything_else_keeps_working(
             await repo.close()
 
     async def first_start(repo: Repository) -> None:
-        StandingsService(repo)
         svc = TableService(repo)
+        svc.record_game = StandingsService(repo).record_finished
         loaded = {t.id for t in await svc.load()}
         assert {fx.b, fx.c} <= loaded  # the other tables are back
 

@@ -262,10 +262,10 @@ def _refusal_lenient(c: Club, rec: Any) -> str:
     return str(m.content)
 
 
-def test_a_profile_table_opened_with_a_plain_riichi_ruleset_table_reads_the_same_as_before(tmp_path: Path) -> None:
+def test_a_profile_table_opened_with_a_plain_riichi_ruleset_table_reads_the_same_as_before(database: str) -> None:
     """A table row stores the ruleset and options: ``table_ruleset`` rebuilds the profile's rules."""
     async def main() -> None:
-        repo = Repository(tmp_path / "h.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             house = HouseRules(repo)
@@ -326,8 +326,8 @@ def _candidates(rs: Ruleset, s: OptionSpec) -> list[str]:
     return [c for c in dict.fromkeys(out) if c != show_value(v)]
 
 
-def test_every_option_of_every_ruleset_is_set_through_the_service_and_read_back_from_storage(tmp_path: Path) -> None:
-    path = tmp_path / "h.sqlite3"
+def test_every_option_of_every_ruleset_is_set_through_the_service_and_read_back_from_storage(database: str) -> None:
+    path = database
 
     async def main() -> None:
         repo = Repository(path)
@@ -551,12 +551,12 @@ def test_a_season_takes_games_of_every_length_of_its_rules_and_no_game_of_other_
         assert not plays_alike(rs.name, {}, other.options_dict()), rs.name
 
 
-def test_two_organisers_setting_options_at_once_keep_both_changes(tmp_path: Path) -> None:
+def test_two_organisers_setting_options_at_once_keep_both_changes(database: str) -> None:
     """/house set from two organisers at the same moment: each change is made from the stored
     options on the one writer (compare and set), so neither overwrites the other."""
 
     async def main() -> None:
-        repo = Repository(tmp_path / "h.sqlite3")
+        repo = Repository(database)
         await repo.open()
         try:
             house = HouseRules(repo)

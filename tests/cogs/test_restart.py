@@ -17,16 +17,17 @@ import contextlib
 import os
 import random
 import re
-import sqlite3
 import sys
 from pathlib import Path
 
 from bot.ai.policy import smart
 from bot.render.variants import in_hand_order
+from bot.storage.postgres import is_url
 from devserver import DiscordServer
 from engine.rules import find_ruleset
 from engine.table.actions import Action, ActionType
 from engine.table.game import Game
+from tests.bot.storage_fixture import Stored
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = int(os.environ.get("JANTAKU_RESTART_GAMES", "8"))  # more for a longer run; each game is a tonpuu
@@ -56,12 +57,13 @@ def uninterrupted(ruleset: str, options: dict[str, object], seed: str, ai_seats:
 
 
 class BotProcess:
-    def __init__(self, server: DiscordServer, guild_id: int, db: Path) -> None:
+    def __init__(self, server: DiscordServer, guild_id: int, db: Path, url: str = "") -> None:
         self.env = dict(os.environ)
         self.env.update(
             DISCORD_TOKEN="restart-test",
             DEV_GUILD_ID=str(guild_id),
             DATABASE_PATH=str(db),
+            DATABASE_URL=url,  # PostgreSQL when set (the database fixture's postgres run)
             JANTAKU_DISCORD_API=server.base_url,
             JANTAKU_DISCORD_GATEWAY=server.gateway_url,
             AI_DELAY_SECONDS="0",
@@ -164,7 +166,7 @@ def _moved_past(server: DiscordServer, users: tuple[int, ...], table: int, custo
     return False
 
 
-def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
+def test_sigkill_at_random_points_loses_nothing(tmp_path: Path, database: str) -> None:
     async def main() -> None:
         rng = random.Random(20261123)
         # Discord's limits with every window divided by 10: eight games one after another in one
@@ -176,7 +178,8 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
         alice = server.add_user("alice", guilds=[guild.id])
         bob = server.add_user("bob", guilds=[guild.id])
         db = tmp_path / "jantaku.sqlite3"
-        bot = BotProcess(server, guild.id, db)
+        url = database if is_url(database) else ""  # SQLite and PostgreSQL
+        bot = BotProcess(server, guild.id, db, url)
         await bot.start()
         stale_checked = 0
         kills = 0
@@ -242,7 +245,7 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
                 else:
                     raise AssertionError(f"game {game_no} did not finish")
             # every game ended exactly as it would have without the kills
-            con = sqlite3.connect(db)
+            con = Stored(url or db)
             for tid in range(1, GAMES + 1):
                 ruleset, options, seed, status = con.execute("SELECT ruleset, options, seed, status FROM tables WHERE id = ?", (tid,)).fetchone()
                 assert status == "finished", (tid, status)

@@ -11,11 +11,11 @@ from engine.logs.tenhou6 import parse_tenhou6
 from tests.bot.harness import club, play_out, stored_replay
 
 
-def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path) -> None:
+def test_full_tonpuu_game_two_humans_two_ai(tmp_path: Path, database: str) -> None:
     async def main() -> None:
         # time_scale 10: under Discord's real windows (5 sends or edits per 5 s per channel) the whole
         # game outlasts the click loop below; the same limits, ten times faster
-        async with club(tmp_path, time_scale=10) as c:
+        async with club(tmp_path, time_scale=10, database=database) as c:  # on SQLite and on PostgreSQL
             # Tenhou's own rules, so that the tenhou.net/6 export reads back under the same rules
             await c.slash("alice", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
             await c.slash("bob", "table join", {})

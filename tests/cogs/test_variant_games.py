@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bot.ai.policy import smart
 from bot.render.pictures import BLANK, render_table
+from bot.storage.postgres import is_url
 from bot.storage.repository import Repository
 from bot.tables import Table, length_of, lengths, playable
 from bot.views.table import table_view
@@ -178,7 +179,8 @@ async def _play_game(c: Club, name: str, length: str, seed: str) -> Seen:
 
 
 def _variant_game(
-    tmp_path: Path, name: str, length: str, wanted: Callable[[Seen], bool], checks: Callable[[Club, Seen, Game], Awaitable[None]]
+    tmp_path: Path, name: str, length: str, wanted: Callable[[Seen], bool], checks: Callable[[Club, Seen, Game], Awaitable[None]],
+    database: str | None = None,
 ) -> None:
     """Play ``name`` with the first seed of :data:`SEEDS` under which the human is offered (and
     takes) what ``wanted`` asks for, then run the common checks and ``checks``. The seeds were
@@ -186,7 +188,10 @@ def _variant_game(
 
     async def main() -> None:
         for seed in SEEDS[name]:
-            async with club(tmp_path / seed) as c:
+            url = database if database is not None and is_url(database) else None  # SQLite: a file per seed
+            if url is not None and seed != SEEDS[name][0]:
+                raise AssertionError(f"{name}'s first seed no longer offers its own action (one database per run)")
+            async with club(tmp_path / seed, database=url) as c:
                 seen = await _play_game(c, name, length, seed)
                 if not wanted(seen):
                     continue
@@ -271,7 +276,7 @@ def test_table_open_offers_every_ruleset_and_its_lengths(tmp_path: Path) -> None
     asyncio.run(main())
 
 
-def test_sg_1_seigou_game_with_an_own_turn_claim(tmp_path: Path) -> None:
+def test_sg_1_seigou_game_with_an_own_turn_claim(tmp_path: Path, database: str) -> None:
     async def checks(c: Club, seen: Seen, replay: Game) -> None:
         claim = seen.taken[0]
         assert any(a.seat == claim.seat and a.src >= 0 for a in replay.actions)
@@ -283,7 +288,7 @@ def test_sg_1_seigou_game_with_an_own_turn_claim(tmp_path: Path) -> None:
         view = table_view(_replay_to(c, replay.actions, i + 1))
         assert BLANK in view.seats[claim.src].discards
 
-    _variant_game(tmp_path, "seigou", "tonpuu", lambda seen: bool(seen.taken), checks)
+    _variant_game(tmp_path, "seigou", "tonpuu", lambda seen: bool(seen.taken), checks, database)  # SQLite and PostgreSQL
 
 
 def test_sk_d6_shoukou_game_with_a_transformed_call(tmp_path: Path) -> None:
