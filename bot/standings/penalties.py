@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import Any
 
 from bot.house import rules_of
 from bot.i18n import Lang, t
@@ -31,10 +30,10 @@ def chombo_points(s: SeasonRow) -> float:
     """A chombo's penalty in result points under the season's rules: their ``chombo_penalty`` where
     their chombo is a penalty (EMA 20,000, WRC 30,000: 20 and 30), else :data:`CHOMBO_POINTS`."""
     try:
-        o: Any = rules_of(s.ruleset, s.options or {}).options
+        o = rules_of(s.ruleset, s.options or {}).options
     except ValueError:
         return CHOMBO_POINTS
-    if getattr(o, "chombo", None) == "penalty" and isinstance(getattr(o, "chombo_penalty", None), int):
+    if o.chombo == "penalty":
         return float(o.chombo_penalty) / 1000
     return CHOMBO_POINTS
 
