@@ -1,4 +1,4 @@
-"""Tables: everything that changes a table, one module per job (README, "How it fits together").
+"""Tables: everything that changes a table, one module per job (README, "Architecture").
 
 * :mod:`bot.tables.model`: a table in memory, its refusals, its events (:class:`Update`);
 * :mod:`bot.tables.rules`: which rulesets a table plays, and for how long;
