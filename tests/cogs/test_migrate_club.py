@@ -1,0 +1,231 @@
+"""Issue 29, Must show: a club built through Discord (the devserver with its limits on) on SQLite —
+two seasons, house rules, a league of two in-person rounds, typed-in, imported and bot games, a
+season penalty and a league penalty, a voided game — is copied by ``python -m bot db migrate-to``
+(run as a user runs it, in its own process) into a fresh PostgreSQL database; the command says every
+check holds; the bot started again on that database answers ``/leaderboard`` and ``/stats`` with the
+same text as before (English, and Japanese for one player); a second copy into the now non-empty
+database is refused in one sentence and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.client import JantakuBot
+from tests.bot.harness import Club, club, make_organiser
+from tests.bot.storage_fixture import rows
+from tests.conftest import postgres_database
+
+NAMES = ("org", "ann", "ben", "cat", "dan")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _say(c: Club, who: str, name: str, options: dict[str, Any] | None = None, *, locale: str = "en-US") -> str:
+    """The whole answer's text (a deferred answer: its follow-up)."""
+    rec = await c.server.slash(c.users[who].id, c.guild_id, c.channel_id, name, options or {}, locale=locale)
+    await rec.reply(timeout=60)
+    for _ in range(400):
+        text = "\n".join(c.replies(rec))
+        if text and "is thinking" not in text:
+            return text
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"/{name}: no answer")
+
+
+def _opts(c: Club, names: tuple[str, ...], scores: tuple[int, ...], **more: Any) -> dict[str, Any]:
+    out: dict[str, Any] = dict(more)
+    for i, (n, s) in enumerate(zip(names, scores, strict=True), 1):
+        out[f"p{i}"], out[f"s{i}"] = f"<@{c.users[n].id}>", s
+    return out
+
+
+#: what is read before and after the copy: (who asks, command, options by name, locale)
+def _questions(c: Club) -> list[tuple[str, str, dict[str, Any], str]]:
+    ids = {n: c.users[n].id for n in NAMES}
+    out: list[tuple[str, str, dict[str, Any], str]] = []
+    for season in ("Spring", "Summer", "Night"):
+        for by in ("points", "rating", "placement"):
+            out.append(("ann", "leaderboard", {"season": season, "by": by}, "en-US"))
+        for who in {"Spring": ("ann", "ben", "org"), "Summer": ("ann", "ben", "org"), "Night": ("ann", "ben", "dan")}[season]:
+            out.append(("dan", "stats", {"player": ids[who], "season": season}, "en-US"))
+    out.append(("cat", "leaderboard", {"season": "Spring"}, "ja"))
+    out.append(("cat", "stats", {"season": "Spring"}, "ja"))
+    out.append(("cat", "stats", {"season": "Night"}, "ja"))
+    out.append(("ann", "season penalties", {"season": "Spring"}, "en-US"))
+    return out
+
+
+async def _read(c: Club) -> list[str]:
+    return [await _say(c, who, name, opts, locale=loc) for who, name, opts, loc in _questions(c)]
+
+
+async def _build(c: Club, shared: Path) -> None:
+    """The scripted club, every step through a slash command or a button."""
+    ids = {n: c.users[n].id for n in NAMES}
+    await make_organiser(c, "org")
+    said = await _say(c, "org", "house new", {"name": "quick", "base": "riichi"})
+    assert "quick" in said, said
+    said = await _say(c, "org", "house set", {"name": "quick", "option": "kuitan", "value": "false"})
+    assert "kuitan" in said.lower() or "open tanyao" in said.lower(), said
+
+    # ---- season 1 (Tenhou rules): typed-in results, one voided, an imported log, a bot game, a penalty
+    said = await _say(c, "org", "season start", {"name": "Spring", "ruleset": "tenhou"})
+    assert "Spring" in said, said
+    four = ("ann", "ben", "cat", "dan")
+    said = await _say(c, "ann", "result add", _opts(c, four, (40000, 30000, 20000, 10000)))
+    assert "recorded in the season 'Spring'" in said, said
+    said = await _say(c, "ann", "result add", _opts(c, four, (15000, 25000, 35000, 25000)))
+    void_id = int(re.search(r"Game #(\d+) recorded", said)[1])  # type: ignore[index]
+    said = await _say(c, "ben", "result add", _opts(c, ("ben", "cat", "dan", "org"), (52000, 21000, 17000, 10000)))
+    assert "recorded" in said, said
+    said = await _say(c, "org", "result void", {"game": void_id, "reason": "typed twice"})
+    assert f"Game #{void_id} is void" in said, said
+    log = sorted(p for p in (shared / "data" / "logs" / "tenhou6_json").rglob("*.json") if p.is_file())[0]
+    names = ", ".join(f"{w}=<@{ids[n]}>" for w, n in zip("ESWN", four, strict=True))
+    said = await _say(c, "org", "result import", {"file": (log.name, log.read_bytes()), "names": names})
+    assert re.search(r"Game #\d+ imported", said), said
+    # a bot game under the season's rules: org against three AI seats, to the end
+    await _say(c, "org", "table open", {"length": "tonpuu", "ruleset": "tenhou"})
+    await _say(c, "org", "table add-ai", {"seats": 3})
+    await _say(c, "org", "table start", {})
+    await c.started()
+    t = c.bot.service.tables[1]
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 90
+    while not (t.game is not None and t.game.over):
+        assert loop.time() < until, "the bot game did not finish"
+        mid, live = c.live_buttons("org")
+        if live:
+            rec = await c.server.click(c.users["org"].id, mid, live[0])
+            await rec.response()
+        else:
+            await asyncio.sleep(0.01)
+    await c.server.wait_for(
+        lambda: rows(c.db, "SELECT COUNT(*) FROM games WHERE source = 'bot'")[0][0] == 1 or None, timeout=30, what="the bot game's record"
+    )
+    said = await _say(c, "org", "season penalty", {"player": f"<@{ids['ben']}>", "reason": "late for the start", "points": 5})
+    assert said == "ben loses 5 points in 'Spring': late for the start.", said
+    said = await _say(c, "org", "season penalty", {"player": f"<@{ids['cat']}>", "reason": "wrong tsumo", "chombo": True})
+    assert "for a chombo" in said, said
+    said = await _say(c, "org", "season end", {"season": "Spring"})
+    assert "has ended" in said, said
+
+    # ---- season 2 under the house rules, and a league of two in-person rounds (its own season)
+    said = await _say(c, "org", "season start", {"name": "Summer", "house": "quick"})
+    assert "Summer" in said, said
+    said = await _say(c, "cat", "result add", _opts(c, ("org", "ann", "cat", "dan"), (33000, 31000, 26000, 10000)))
+    assert "recorded in the season 'Summer'" in said, said
+    # a game at a real table kept on a score sheet (Summer): E1 ann ron off ben, 3 han 30 fu = 3,900;
+    # E2 ann deals and rons ben for a yakuman, 48,000: ben at 21,100 - 48,000 is below zero, the game ends
+    mention = {n: f"<@{ids[n]}>" for n in NAMES}
+    said = await _say(c, "org", "sheet start", {"p1": mention["org"], "p2": mention["ann"], "p3": mention["ben"], "p4": mention["dan"], "house": "quick", "season": "Summer"})
+    assert "Score sheet #1 is open" in said, said
+    said = await _say(c, "ann", "sheet ron", {"winner": mention["ann"], "loser": mention["ben"], "han": 3, "fu": 30})
+    assert "ann +3,900" in said and "ben -3,900" in said, said
+    said = await _say(c, "ann", "sheet ron", {"winner": mention["ann"], "loser": mention["ben"], "han": 13})
+    assert "The game is over." in said, said
+    said = await _say(c, "org", "league new", {"name": "Night", "rounds": 2, "mode": "in_person", "house": "quick"})
+    assert "League 'Night' is open" in said, said
+    for p in four:
+        await _say(c, p, "league join")
+    for number, scores in ((1, (45000, 25000, 20000, 10000)), (2, (26000, 25000, 25000, 24000))):
+        said = await _say(c, "org", "league round")
+        assert f"Round {number} of 'Night' is open" in said, said
+        (seats,) = rows(c.db, f"SELECT seats FROM league_tables WHERE round = {number}")[0]
+        by_key = {f"u:{ids[n]}": n for n in NAMES}
+        table = tuple(by_key[k] for k in json.loads(seats))
+        said = await _say(c, "ann", "result add", _opts(c, table, scores, season="Night", seat_order=True))
+        assert "recorded in the season 'Night'" in said, said
+        if number == 1:
+            said = await _say(c, "org", "league penalty", {"points": 10, "reason": "slow play", "member": ids["dan"]})
+            assert "dan loses 10 points in 'Night'" in said, said
+        over = f"round {number} of 2 is over"
+        await c.server.wait_for(
+            lambda over=over: next((m for m in c.server.messages(c.channel_id) if over in m.content), None), timeout=30, what=over,
+        )
+
+
+def _stored(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables a copy would write to, in a fixed order."""
+    return {name: sorted(rows(url, f"SELECT * FROM {name}"), key=repr) for name in (
+        "tables", "actions", "games", "game_players", "seasons", "standings", "season_penalties", "leagues", "league_rounds", "house_rules",
+    )}
+
+
+def _migrate(db: Path, url: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "db", "--database", str(db), "migrate-to", url],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+
+
+async def _start(c: Club, url: str) -> asyncio.Task[None]:
+    """The bot again, on the same Discord server, now on the PostgreSQL database at ``url``."""
+    c.bot = JantakuBot(dataclasses.replace(c.bot.settings, database_url=url))
+    task = asyncio.create_task(c.bot.start(c.bot.settings.token))
+    await c.server.wait_for(lambda: c.bot.is_ready() or None, timeout=120, what="the bot on PostgreSQL")
+    await c.server.wait_for(lambda: getattr(c.bot, "presenter", None), timeout=30, what="the cogs")
+    await c.server.wait_for_commands(["leaderboard", "stats"], c.guild_id, timeout=10)
+    return task
+
+
+def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: Path, shared_dir: Path) -> None:
+    for url in postgres_database():  # skips in one line without a server (fails under JANTAKU_REQUIRE_POSTGRES=1)
+        async def main(url: str = url) -> None:
+            async with club(tmp_path, names=NAMES, time_scale=25) as c:
+                await c.server.wait_for_commands(["season", "result", "table", "league", "house"], c.guild_id, timeout=10)
+                await _build(c, shared_dir)
+                assert rows(c.db, "SELECT source, status, COUNT(*) FROM games GROUP BY source, status ORDER BY 1, 2") == [
+                    ("bot", "ok", 1), ("import", "ok", 1), ("manual", "ok", 5), ("manual", "void", 1), ("sheet", "ok", 1)
+                ]
+                before = await _read(c)
+                # every answer a text of its own: a board, or a player's line; none a refusal
+                assert len(set(before)) == len(before) and all("**" in text for text in before[:-1]), before
+                # Summer by hand (riichi under the house rules: 30,000 return, uma +20/+10/-10/-20, oka 20 to first):
+                # ann 31,000 → +1 +10 = +11.0, and 76,900 on the sheet → +46.9 +20 +20 = +86.9: +97.9;
+                # org 33,000 → +3 +20 +20 = +43.0, and 25,000 (second by seat) → -5 +10: +48.0; ben -26,900 → -56.9 -20 = -76.9
+                summer = before[6]  # the first Summer question (each season: 3 boards, 3 players)
+                assert summer.startswith("**Summer** — ranked by points"), summer
+                for line in ("1. ann · **+97.9** · 2 games", "2. org · **+48.0** · 2 games", "3. cat · **-14.0** · 1 game",
+                             "4. dan · **-55.0** · 2 games", "5. ben · **-76.9** · 1 game"):
+                    assert line in summer.splitlines(), summer
+                assert before[-1].startswith("Penalties in 'Spring':\n"), before[-1]
+                # the bot stops; the user copies its file
+                await c.bot.close()
+                done = await asyncio.to_thread(_migrate, c.db, url)
+                out = done.stdout.splitlines()
+                assert done.returncode == 0, (done.stdout, done.stderr)
+                assert out[-1] == "the copy checks out", out
+                assert "1 bot game(s) replayed to their stored scores" in out, out
+                assert "9 leaderboard(s) read the same" in out, out  # 3 seasons x points, rating, placement
+                for name in ("games", "game_players", "seasons", "standings", "leagues", "league_rounds", "house_rules", "actions"):
+                    (n,) = rows(c.db, f"SELECT COUNT(*) FROM {name}")[0]
+                    assert n > 0 and f"{name}: {n} row(s)" in out, (name, out)
+                runner = await _start(c, url)
+                try:
+                    after = await _read(c)
+                    for q, a, b in zip(_questions(c), before, after, strict=True):
+                        assert a == b, (q, a, b)
+                finally:
+                    await c.bot.close()
+                    runner.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await runner
+                # a second copy into the (now non-empty) database: one sentence, nothing written
+                stored = _stored(url)
+                again = await asyncio.to_thread(_migrate, c.db, url)
+                lines = again.stdout.splitlines()
+                assert again.returncode == 1 and len(lines) == 1, (again.stdout, again.stderr)
+                assert lines[0].startswith("not copied: the PostgreSQL database is not empty"), lines
+                assert _stored(url) == stored
+
+        asyncio.run(main())
