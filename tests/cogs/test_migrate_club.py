@@ -207,14 +207,27 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                 assert out[-1] == "the copy checks out", out
                 assert "1 bot game(s) replayed to their stored scores" in out, out
                 assert "9 leaderboard(s) read the same" in out, out  # 3 seasons x points, rating, placement
-                for name in ("games", "game_players", "seasons", "standings", "leagues", "league_rounds", "house_rules", "actions"):
-                    (n,) = rows(c.db, f"SELECT COUNT(*) FROM {name}")[0]
-                    assert n > 0 and f"{name}: {n} row(s)" in out, (name, out)
+                # a count line for every table of the file, equal to the file's and to PostgreSQL's own count
+                counted = {m[1]: int(m[2]) for m in map(re.compile(r"(\w+): (\d+) row\(s\)$").match, out) if m}
+                tables = {r[0] for r in rows(c.db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+                assert set(counted) == tables - {"schema_version"}, (counted, tables)
+                for name, n in counted.items():
+                    assert rows(c.db, f"SELECT COUNT(*) FROM {name}") == rows(url, f"SELECT COUNT(*) FROM {name}") == [(n,)], name
+                for name in ("games", "game_players", "seasons", "standings", "season_penalties", "leagues", "league_rounds",
+                             "league_penalties", "house_rules", "actions", "sheets", "sheet_entries", "audit_log"):
+                    assert counted[name] > 0, name  # the club left rows in each
                 runner = await _start(c, url)
                 try:
                     after = await _read(c)
                     for q, a, b in zip(_questions(c), before, after, strict=True):
                         assert a == b, (q, a, b)
+                    # and it goes on from there: new rows take the ids after the copied ones
+                    (last_game,) = rows(c.db, "SELECT MAX(id) FROM games")[0]
+                    said = await _say(c, "dan", "result add", _opts(c, ("dan", "ben", "ann", "cat"), (30000, 30000, 25000, 15000)))
+                    assert f"Game #{last_game + 1} recorded in the season 'Summer'" in said, said
+                    (last_table,) = rows(c.db, "SELECT MAX(id) FROM tables")[0]
+                    said = await _say(c, "ben", "table open", {"length": "tonpuu"})
+                    assert f"Table #{last_table + 1} is open" in said, said
                 finally:
                     await c.bot.close()
                     runner.cancel()
