@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import JantakuBot
-from tests.bot.harness import Club, club, make_organiser
+from tests.bot.harness import Club, club, make_organiser, stored_replay
 from tests.bot.storage_fixture import rows
 from tests.conftest import postgres_database
 
@@ -45,6 +45,25 @@ def _opts(c: Club, names: tuple[str, ...], scores: tuple[int, ...], **more: Any)
     for i, (n, s) in enumerate(zip(names, scores, strict=True), 1):
         out[f"p{i}"], out[f"s{i}"] = f"<@{c.users[n].id}>", s
     return out
+
+
+async def _clicks(c: Club, table: int, clicks: int | None = None) -> None:
+    """org presses the first live button of the table's newest hand message, ``clicks`` times or
+    until the game is over."""
+    t = c.bot.service.tables[table]
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 90
+    done = 0
+    while not (t.game is not None and t.game.over) and (clicks is None or done < clicks):
+        assert loop.time() < until, f"table #{table}: the game did not go on"
+        mid, live = c.live_buttons("org", table)
+        if live:
+            rec = await c.server.click(c.users["org"].id, mid, live[0])
+            await rec.response()
+            assert not rec.errors, rec.errors
+            done += 1
+        else:
+            await asyncio.sleep(0.01)
 
 
 #: what is read before and after the copy: (who asks, command, options by name, locale)
@@ -97,17 +116,7 @@ async def _build(c: Club, shared: Path) -> None:
     await _say(c, "org", "table add-ai", {"seats": 3})
     await _say(c, "org", "table start", {})
     await c.started()
-    t = c.bot.service.tables[1]
-    loop = asyncio.get_running_loop()
-    until = loop.time() + 90
-    while not (t.game is not None and t.game.over):
-        assert loop.time() < until, "the bot game did not finish"
-        mid, live = c.live_buttons("org")
-        if live:
-            rec = await c.server.click(c.users["org"].id, mid, live[0])
-            await rec.response()
-        else:
-            await asyncio.sleep(0.01)
+    await _clicks(c, 1)
     await c.server.wait_for(
         lambda: rows(c.db, "SELECT COUNT(*) FROM games WHERE source = 'bot'")[0][0] == 1 or None, timeout=30, what="the bot game's record"
     )
@@ -132,6 +141,13 @@ async def _build(c: Club, shared: Path) -> None:
     assert "ann +3,900" in said and "ben -3,900" in said, said
     said = await _say(c, "ann", "sheet ron", {"winner": mention["ann"], "loser": mention["ben"], "han": 13})
     assert "The game is over." in said, said
+    # a bot game under the house rules left half played: it goes on after the copy
+    said = await _say(c, "org", "table open", {"length": "tonpuu", "house": "quick", "turn_timer": 600})
+    assert "Table #2 is open" in said, said
+    await _say(c, "org", "table add-ai", {"seats": 3, "table": 2})
+    await _say(c, "org", "table start", {"table": 2})
+    await c.started(2)
+    await _clicks(c, 2, 8)
     said = await _say(c, "org", "league new", {"name": "Night", "rounds": 2, "mode": "in_person", "house": "quick"})
     assert "League 'Night' is open" in said, said
     for p in four:
@@ -221,8 +237,23 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                     after = await _read(c)
                     for q, a, b in zip(_questions(c), before, after, strict=True):
                         assert a == b, (q, a, b)
-                    # and it goes on from there: new rows take the ids after the copied ones
+                    # and it goes on from there: the half-played game to its end, stored on PostgreSQL and
+                    # replaying to the scores the bot showed; new rows take the ids after the copied ones
+                    await _clicks(c, 2)
+                    game = c.bot.service.tables[2].game
+                    assert game is not None and game.over
+                    await c.server.wait_for(
+                        lambda: rows(url, "SELECT COUNT(*) FROM games WHERE source = 'bot'")[0][0] == 2 or None, timeout=30,
+                        what="the second bot game's record",
+                    )
                     (last_game,) = rows(c.db, "SELECT MAX(id) FROM games")[0]
+                    assert rows(url, "SELECT id FROM games WHERE table_id = 2") == [(last_game + 1,)]
+                    # played under Summer's house rules, it counts in Summer (the season as read from PostgreSQL)
+                    assert rows(url, "SELECT s.name FROM games g JOIN seasons s ON s.id = g.season_id WHERE g.table_id = 2") == [("Summer",)]
+                    last_game += 1
+                    row, replay = await stored_replay(url, 2)
+                    assert replay.over and replay.final_scores == game.final_scores
+                    assert [p for (p,) in rows(url, "SELECT points FROM game_players gp JOIN games g ON g.id = gp.game_id WHERE g.table_id = 2 ORDER BY seat")] == list(game.final_scores)
                     said = await _say(c, "dan", "result add", _opts(c, ("dan", "ben", "ann", "cat"), (30000, 30000, 25000, 15000)))
                     assert f"Game #{last_game + 1} recorded in the season 'Summer'" in said, said
                     (last_table,) = rows(c.db, "SELECT MAX(id) FROM tables")[0]
