@@ -176,12 +176,16 @@ def _stored(url: str) -> dict[str, list[tuple[Any, ...]]]:
     )}
 
 
-def _migrate(db: Path, url: str) -> subprocess.CompletedProcess[str]:
+def _command(*args: str, url: str = "") -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` in a process of its own, as a user runs it (``DATABASE_URL=url`` if given)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DATABASE_PATH")}
-    return subprocess.run(
-        [sys.executable, "-m", "bot", "db", "--database", str(db), "migrate-to", url],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+    if url:
+        env["DATABASE_URL"] = url
+    return subprocess.run([sys.executable, "-m", "bot", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _migrate(db: Path, url: str) -> subprocess.CompletedProcess[str]:
+    return _command("db", "--database", str(db), "migrate-to", url)
 
 
 async def _start(c: Club, url: str) -> asyncio.Task[None]:
@@ -232,6 +236,10 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                 for name in ("games", "game_players", "seasons", "standings", "season_penalties", "leagues", "league_rounds",
                              "league_penalties", "house_rules", "actions", "sheets", "sheet_entries", "audit_log"):
                     assert counted[name] > 0, name  # the club left rows in each
+                # the copy passes `db check` as the bot would open it (DATABASE_URL set): no damaged row,
+                # every stored log (the half-played game's too) legal move by move
+                checked = await asyncio.to_thread(_command, "db", "check", url=url)
+                assert checked.returncode == 0 and checked.stdout.splitlines() == ["0 problem row(s)"], (checked.stdout, checked.stderr)
                 runner = await _start(c, url)
                 try:
                     after = await _read(c)
