@@ -79,6 +79,8 @@ def _questions(c: Club) -> list[tuple[str, str, dict[str, Any], str]]:
     out.append(("cat", "stats", {"season": "Spring"}, "ja"))
     out.append(("cat", "stats", {"season": "Night"}, "ja"))
     out.append(("ann", "season penalties", {"season": "Spring"}, "en-US"))
+    out.append(("ann", "prefs tiles", {}, "en-US"))  # her own choice, and the club's
+    out.append(("org", "prefs club_language", {}, "en-US"))
     return out
 
 
@@ -167,6 +169,11 @@ async def _build(c: Club, shared: Path) -> None:
         await c.server.wait_for(
             lambda over=over: next((m for m in c.server.messages(c.channel_id) if over in m.content), None), timeout=30, what=over,
         )
+    # preferences: ann's own tile style, the club's tile style and its language
+    said = await _say(c, "ann", "prefs tiles", {"style": "faces"})
+    assert "faces" in said, said
+    await _say(c, "org", "prefs club_tiles", {"style": "letters"})
+    await _say(c, "org", "prefs club_language", {"language": "ja"})
 
 
 def _stored(url: str) -> dict[str, list[tuple[Any, ...]]]:
@@ -209,7 +216,9 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                 ]
                 before = await _read(c)
                 # every answer a text of its own: a board, or a player's line; none a refusal
-                assert len(set(before)) == len(before) and all("**" in text for text in before[:-1]), before
+                assert len(set(before)) == len(before), before
+                for (_, name, _, _), text in zip(_questions(c), before, strict=True):
+                    assert "**" in text or name not in ("leaderboard", "stats"), text
                 # Summer by hand (riichi under the house rules: 30,000 return, uma +20/+10/-10/-20, oka 20 to first):
                 # ann 31,000 → +1 +10 = +11.0, and 76,900 on the sheet → +46.9 +20 +20 = +86.9: +97.9;
                 # org 33,000 → +3 +20 +20 = +43.0, and 25,000 (second by seat) → -5 +10: +48.0; ben -26,900 → -56.9 -20 = -76.9
@@ -218,7 +227,9 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                 for line in ("1. ann · **+97.9** · 2 games", "2. org · **+48.0** · 2 games", "3. cat · **-14.0** · 1 game",
                              "4. dan · **-55.0** · 2 games", "5. ben · **-76.9** · 1 game"):
                     assert line in summer.splitlines(), summer
-                assert before[-1].startswith("Penalties in 'Spring':\n"), before[-1]
+                assert before[-3].startswith("Penalties in 'Spring':\n"), before[-3]
+                assert "faces" in before[-2] and "as this club's do" not in before[-2], before[-2]  # her own, not the club's letters
+                assert "日本語" in before[-1], before[-1]
                 # the bot stops; the user copies its file
                 await c.bot.close()
                 done = await asyncio.to_thread(_migrate, c.db, url)
