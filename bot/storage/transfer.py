@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bot.storage.reads import fetch_all
 from bot.storage.repository import Repository
@@ -65,7 +66,13 @@ async def _nonempty(url: str) -> str | None:
     """The first table of the target that holds a row (schema_version aside), or None."""
     import asyncpg
 
-    conn = await asyncpg.connect(url, timeout=10)
+    try:
+        conn = await asyncpg.connect(url, timeout=10)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:  # no server, no such database, refused login
+        where = urlsplit(url)
+        raise TransferError(
+            f"the PostgreSQL database {where.path.lstrip('/') or '(none named)'} at {where.hostname or 'localhost'} cannot be opened ({e})"
+        ) from None
     try:
         names = [r[0] for r in await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")]
         for name in names:

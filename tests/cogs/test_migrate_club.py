@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from bot.client import JantakuBot
 from tests.bot.harness import Club, club, make_organiser, stored_replay
@@ -290,5 +291,11 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                 assert again.returncode == 1 and len(lines) == 1, (again.stdout, again.stderr)
                 assert lines[0].startswith("not copied: the PostgreSQL database is not empty"), lines
                 assert _stored(url) == stored
+                # a database name with a typo: one sentence, no traceback
+                typo = await asyncio.to_thread(_migrate, c.db, url + "_typo")
+                name, host = url.rsplit("/", 1)[1] + "_typo", urlsplit(url).hostname
+                assert typo.returncode == 1 and typo.stdout.splitlines() == [
+                    f'not copied: the PostgreSQL database {name} at {host} cannot be opened (database "{name}" does not exist)'
+                ], (typo.stdout, typo.stderr)
 
         asyncio.run(main())
