@@ -90,6 +90,12 @@ def _questions(c: Club) -> list[tuple[str, str, dict[str, Any], str]]:
     out.append(("cat", "stats", {"season": "Spring"}, "ja"))
     out.append(("cat", "stats", {"season": "Night"}, "ja"))
     out.append(("ann", "season penalties", {"season": "Spring"}, "en-US"))
+    out.append(("org", "season list", {}, "en-US"))
+    out.append(("org", "league status", {"league": "Night"}, "en-US"))
+    out.append(("org", "result audit", {}, "en-US"))
+    out.append(("org", "season penalties", {"season": "Night"}, "en-US"))
+    out.append(("ann", "house show", {"name": "quick"}, "en-US"))
+    out.append(("ann", "house list", {}, "en-US"))
     out.append(("ann", "prefs tiles", {}, "en-US"))  # her own choice, and the club's
     out.append(("org", "prefs club_language", {}, "en-US"))
     return out
@@ -238,7 +244,7 @@ def test_a_club_built_through_discord_reads_the_same_after_migrate_to(tmp_path: 
                 for line in ("1. ann · **+97.9** · 2 games", "2. org · **+48.0** · 2 games", "3. cat · **-14.0** · 1 game",
                              "4. dan · **-55.0** · 2 games", "5. ben · **-76.9** · 1 game"):
                     assert line in summer.splitlines(), summer
-                assert before[-3].startswith("Penalties in 'Spring':\n"), before[-3]
+                assert before[-9].startswith("Penalties in 'Spring':\n"), before[-9]
                 assert "faces" in before[-2] and "as this club's do" not in before[-2], before[-2]  # her own, not the club's letters
                 assert "日本語" in before[-1], before[-1]
                 # the bot stops; the user copies its file
