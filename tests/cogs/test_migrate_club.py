@@ -1,5 +1,5 @@
 """Issue 29, Must show: a club built through Discord (the devserver with its limits on) on SQLite —
-two seasons, house rules, a league of two in-person rounds, typed-in, imported, score-sheet and bot
+two seasons, house rules, a league of two in-person rounds (one with a stand-in), typed-in, imported, score-sheet and bot
 games, a season penalty, a chombo and a league penalty, a voided game, a bot game left half played,
 players' and the club's preferences — is copied by ``python -m bot db migrate-to`` (run as a user
 runs it, in a process of its own, the bot stopped) into a fresh PostgreSQL database. The command
@@ -177,7 +177,13 @@ async def _build(c: Club, shared: Path) -> None:
         (seats,) = rows(c.db, f"SELECT seats FROM league_tables WHERE round = {number}")[0]
         by_key = {f"u:{ids[n]}": n for n in NAMES}
         table = tuple(by_key[k] for k in json.loads(seats))
-        said = await _say(c, "ann", "result add", _opts(c, table, scores, season="Night", seat_order=True))
+        played = table
+        if number == 1:  # a no-show: org stands in for the West seat; the result stays the absent member's
+            absent = table[2]
+            said = await _say(c, "org", "league substitute", {"table": 1, "absent": ids[absent], "member": ids["org"]})
+            assert f"org plays {absent}'s seat at table 1" in said, said
+            played = (table[0], table[1], "org", table[3])
+        said = await _say(c, "ann", "result add", _opts(c, played, scores, season="Night", seat_order=True))
         assert "recorded in the season 'Night'" in said, said
         if number == 1:
             said = await _say(c, "org", "league penalty", {"points": 10, "reason": "slow play", "member": ids["dan"]})
