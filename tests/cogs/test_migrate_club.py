@@ -1,16 +1,17 @@
 """Issue 29, Must show: a club built through Discord (the devserver with its limits on) on SQLite —
-two seasons, house rules, a league of two in-person rounds (one with a stand-in), typed-in, imported, score-sheet and bot
-games, a season penalty, a chombo and a league penalty, a voided game, a bot game left half played,
-players' and the club's preferences — is copied by ``python -m bot db migrate-to`` (run as a user
-runs it, in a process of its own, the bot stopped) into a fresh PostgreSQL database. The command
-says every check holds (a count line per table, equal to both databases' own counts; the bot game
-replayed; every leaderboard equal); ``db check`` finds nothing on the copy; the bot started again on
-that database answers ``/leaderboard`` and ``/stats`` (English, and Japanese for one player) with
-the same text as before, and goes on: the half-played game to its end (stored, replaying to the
-scores shown, counted in its season), new rows with the ids after the copied ones. A second copy
-into the now non-empty database, and one into a database that does not exist, are refused in one
-sentence each, nothing changed. Without a PostgreSQL server the test skips in one line (a failure
-under ``JANTAKU_REQUIRE_POSTGRES=1``).
+two seasons, house rules, a league of two in-person rounds (one with a stand-in), typed-in,
+imported, score-sheet and bot games, a season penalty, a chombo and a league penalty, a voided
+game, a bot game left half played, players' and the club's preferences — is copied by
+``python -m bot db migrate-to`` (run as a user runs it, in a process of its own, the bot stopped)
+into a fresh PostgreSQL database. The command says every check holds (a count line per table, equal
+to both databases' own counts; the bot game replayed; every leaderboard equal); ``db check`` finds
+nothing on the copy; the bot started again on that database answers ``/leaderboard`` and ``/stats``
+(English, and Japanese for one player) and the other read commands with the same text as before,
+and goes on: the half-played game to its end (stored, replaying to the scores shown, counted in its
+season), new rows with the ids after the copied ones. A second copy into the now non-empty
+database, and one into a database that does not exist, are refused in one sentence each, nothing
+changed. Without a PostgreSQL server the test skips in one line (a failure under
+``JANTAKU_REQUIRE_POSTGRES=1``).
 
 The Summer leaderboard is also checked against a computation by hand; the rest is compared before
 and after the copy (the point of the test), each answer checked to be a board or a player's lines,
