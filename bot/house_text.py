@@ -18,11 +18,18 @@ from typing import Any
 
 from bot.i18n import Lang, t, term
 from bot.render.names import ruleset_label
-from engine.rules.base import Ruleset, find_ruleset
+from engine.rules.base import Ruleset, find_ruleset, ruleset_names
 from engine.rules.catalog import OptionSpec, option_specs, show_value
 
+
+def _presets() -> tuple[str, ...]:
+    """Every ruleset that plays another's rule book with options of its own (the riichi presets: tenhou,
+    ema, wrc, ...; sanma): the ones described option by option, asked of the rulesets themselves."""
+    return tuple(n for n in ruleset_names() if find_ruleset(n).rule_book != n)
+
+
 #: the presets described option by option
-PRESETS = ("ema", "wrc")
+PRESETS = _presets()
 
 
 @dataclass(frozen=True, slots=True)

@@ -528,7 +528,8 @@ class LeagueService:
             pid = sql.insert_penalty(conn, league_id=lg.id, player=who.player, points=float(points), reason=reason, game_id=game_id,
                                      by_id=actor_id, at=now)
             repo_sql.audit(conn, guild_id=lg.guild_id, season_id=lg.season_id, game_id=game_id, actor_id=actor_id, action="league penalty",
-                           after={"penalty": pid, "league": lg.id, "player": who.player, "points": points, "reason": reason})
+                           after={"penalty": pid, "league": lg.id, "player": who.player, "name": who.name, "points": points,
+                                  "reason": reason})
 
         await self.repo.write(write)
         return lg

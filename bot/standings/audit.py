@@ -17,7 +17,7 @@ from bot.storage.repository import AuditRow
 #: the actions' names as a reader sees them
 ACTIONS = {
     "result add": N_("result added"), "result edit": N_("result corrected"), "result void": N_("result voided"),
-    "result import": N_("result imported"), "season penalty": N_("penalty"), "season chombo": N_("chombo"),
+    "result import": N_("result imported"), "sheet end": N_("score sheet recorded"), "season penalty": N_("penalty"), "season chombo": N_("chombo"),
     "league penalty": N_("league penalty"), "league substitute": N_("substitute"), "season start": N_("season started"),
     "season end": N_("season ended"), "season rename": N_("season renamed"), "season rebuild": N_("season rebuilt"),
     "guest link": N_("guest linked"), "house new": N_("house rules made"), "house set": N_("house rule changed"),
@@ -45,6 +45,14 @@ def _scores(game: Any) -> dict[str, tuple[str, Any]]:
     return out
 
 
+def _player(key: Any) -> str:
+    """A player's stored key as a reader sees it: a member's mention, a guest's name."""
+    k = str(key)
+    if k.startswith("u:") and k[2:].isdigit():
+        return f"<@{k[2:]}>"
+    return k.split(":", 1)[1] if k.startswith("g:") else k
+
+
 def _points(v: Any) -> str:
     return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
 
@@ -60,7 +68,7 @@ def _value(v: Any) -> str:
 def detail(r: AuditRow, lang: Lang) -> str:
     """What the entry changed, in ``lang`` ("" if nothing can be said)."""
     before, after = r.before, r.after
-    if r.action in ("result add", "result import") and isinstance(after, dict):
+    if r.action in ("result add", "result import", "sheet end") and isinstance(after, dict):
         return ", ".join(f"{n} {_points(p)}" for n, p in _scores(after).values())
     if r.action == "result edit":
         old, new = _scores(before), _scores(after)
@@ -76,7 +84,7 @@ def detail(r: AuditRow, lang: Lang) -> str:
     if r.action == "result void" and isinstance(after, dict):
         return t(lang, "reason: {reason}", reason=after["reason"]) if after.get("reason") else ""
     if r.action in ("season penalty", "season chombo", "league penalty") and isinstance(after, dict):
-        who = after.get("name") or after.get("player")
+        who = after.get("name") or _player(after.get("player"))
         return t(lang, "{who} −{points}: {reason}", who=who, points=_value(after.get("points")), reason=after.get("reason", ""))
     if isinstance(before, dict) and isinstance(after, dict):
         changed = [k for k in dict.fromkeys([*before, *after]) if k in LABELS and before.get(k) != after.get(k)]
