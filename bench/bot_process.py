@@ -9,7 +9,8 @@ This process points discord.py at the server (``JANTAKU_DISCORD_API`` / ``_GATEW
 edge), installs timing wrappers around the engine and the AI (here only, never in the bot's code),
 starts the bot and answers one JSON command per line on stdin with one JSON line on stdout:
 ``start`` (measure from now), ``rss``, ``stop`` (wait until no table is busy, then report what was
-measured), ``quit``. Its configuration is the JSON in ``JANTAKU_BENCH``: ``guild_id``, ``db``,
+measured), ``quit``. Its configuration is the JSON in ``JANTAKU_BENCH``: ``guild_id``, ``db`` (a
+SQLite file's path, or a ``postgresql://`` URL: the bot then runs on that PostgreSQL database),
 ``reference`` (the presenter before the rebuild for Discord's limits), ``profile`` (a cProfile output path or null).
 """
 
@@ -37,6 +38,7 @@ if str(ROOT) not in sys.path:
 
 from bot.ai.policy import POLICIES  # noqa: E402
 from bot.render.pictures import png_options  # noqa: E402
+from bot.storage.postgres import is_url  # noqa: E402
 from engine.table.game import Game  # noqa: E402
 
 
@@ -366,7 +368,8 @@ async def main() -> int:
         token="bench-token",
         dev_guild_id=int(cfg["guild_id"]),
         sync_global=False,
-        database=Path(cfg["db"]),
+        database=Path(cfg["db"]),  # unused when database_url is set
+        database_url=cfg["db"] if is_url(cfg["db"]) else "",
         organiser_role="Organiser",
         log_level="WARNING",
         ai_delay=0.0,
