@@ -404,6 +404,7 @@ async def main() -> int:
             + f", palette {png_options().palette}, zlib level {png_options().compress_level}, table picture edited "
             + (f"at most once per {opts.table_interval:g} s per table" if opts.table_interval > 0 else "on every update")
             + (f", at most {opts.concurrent} updates worked on at once" if opts.concurrent else ", no limit on updates at once")
+            + f"; storage backend the bot opened: {bot.repo.backend}"
         )
         _send({"ready": True, "rss_import": rss_import, "rss_base": rss_mb(workers), "workers": len(workers),
                "workers_rss": sum(_vmrss(str(p)) or 0 for p in workers), "design": design})
