@@ -741,6 +741,14 @@ def database_table(results: list[dict[str, Any]]) -> list[str]:
             a, b = vals[1], vals[0]
             line += f"  {a / b:.2f}x" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else "  -"
         out.append(line)
+    if "postgres" in by:
+        from bot.storage.postgres import READ_POOL_SIZE
+
+        out.append(
+            f"PostgreSQL as bot/storage/postgres.py builds it: reads on the bot's loop through an asyncpg pool of 1 to "
+            f"{READ_POOL_SIZE} connections; every write one transaction on ONE asyncpg connection owned by the writer "
+            "thread (a click's move is one trip to that thread, each statement one round trip to the server)"
+        )
     return out
 
 
