@@ -2,7 +2,7 @@
 
 Two processes: this one runs the local Discord-protocol server (``devserver``) and a driver
 acting as the human players; ``bench/bot_process.py`` runs the real ``JantakuBot`` (AI_DELAY 0, a
-temporary SQLite file, its render worker) and the timing wrappers, as Discord and its users run
+temporary SQLite file or PostgreSQL database, its render worker) and the timing wrappers, as Discord and its users run
 elsewhere than the bot.
 It opens N tables through ``/table open|join|add-ai|start`` (by default 150 tables with one
 scripted human and three AI seats, 50 with two humans and two AI; a user sits at several tables),
