@@ -637,6 +637,12 @@ async def run(
             r429=len(r429),
             per_mid=per_mid,
             table_edits=sum(1 for r in reqs if r.method == "PATCH" and "/channels/" in r.path) / max(1, len(recs)),
+            writes_per_click=rep.get("writes", 0) / max(1, len(recs)),
+            write_p50=pct(rep.get("write_ms", []), 50),
+            write_p99=pct(rep.get("write_ms", []), 99),
+            write_wait_p50=pct(rep.get("write_wait_ms", []), 50),
+            write_wait_p99=pct(rep.get("write_wait_ms", []), 99),
+            writer_busy=sum(rep.get("write_ms", [])) / 1000 / drive_s,
         )
         say("targets:")
         say(f"  p99 click -> first response < {TARGET_P99_MS:.0f} ms: {p99:.1f} ms  {'MET' if p99 < TARGET_P99_MS else 'NOT MET'}")
@@ -719,6 +725,12 @@ DB_ROWS = [
     ("bot-token requests per click (Discord: 50/s in all)", "tok_per_click", "{:.2f}"),
     ("bot-token requests per second", "tok_per_s", "{:.1f}"),
     ("CPU per click in the bot's process (ms)", "loop_cpu_per_click", "{:.1f}"),
+    ("storage writes per click (human and AI moves, ...)", "writes_per_click", "{:.2f}"),
+    ("one write on the writer thread p50 (ms)", "write_p50", "{:.2f}"),
+    ("one write on the writer thread p99 (ms)", "write_p99", "{:.2f}"),
+    ("write asked -> done p50 (ms; the writer's queue incl.)", "write_wait_p50", "{:.2f}"),
+    ("write asked -> done p99 (ms; the writer's queue incl.)", "write_wait_p99", "{:.2f}"),
+    ("writer thread busy (share of the drive's wall time)", "writer_busy", "{:.2f}"),
     ("RSS per table mid-drive (MiB)", "per_mid", "{:.2f}"),
     ("RSS per table at the end (MiB)", "per_table", "{:.2f}"),
 ]

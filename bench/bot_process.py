@@ -38,7 +38,8 @@ if str(ROOT) not in sys.path:
 
 from bot.ai.policy import POLICIES  # noqa: E402
 from bot.render.pictures import png_options  # noqa: E402
-from bot.storage.postgres import is_url  # noqa: E402
+from bot.storage.postgres import PgWriter, is_url  # noqa: E402
+from bot.storage.writer import Writer  # noqa: E402
 from engine.table.game import Game  # noqa: E402
 
 
@@ -144,7 +145,25 @@ TIMERS = {
     "apply": Timer(),
     "play": Timer(),
     "ai": Timer(),
+    "write": Timer(),  # one write's transaction on the writer thread (BEGIN .. COMMIT)
+    "write_wait": Timer(),  # asking for a write on the bot's loop -> its result (the writer's queue included)
 }
+
+
+def _timed_async(timer: Timer, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wall time of every await of the coroutine function ``fn`` while ``timer`` is on."""
+    clock = time.perf_counter_ns
+
+    async def timed(*args: Any, **kwargs: Any) -> Any:
+        if not timer.on:
+            return await fn(*args, **kwargs)
+        t0 = clock()
+        try:
+            return await fn(*args, **kwargs)
+        finally:
+            timer.ns.append(clock() - t0)
+
+    return timed
 
 
 def install_timers() -> None:
@@ -153,6 +172,11 @@ def install_timers() -> None:
     Game.play = TIMERS["play"].wrap(Game.play)  # type: ignore[method-assign]
     for name in list(POLICIES):  # bot.tables looks the policy up in this dict at every AI move
         POLICIES[name] = TIMERS["ai"].wrap(POLICIES[name])
+    # the storage's one writer, either backend: every write is ``run(fn)`` -> ``_transaction`` on its thread
+    Writer._transaction = staticmethod(TIMERS["write"].wrap(Writer._transaction))  # type: ignore[method-assign]
+    PgWriter._transaction = TIMERS["write"].wrap(PgWriter._transaction)  # type: ignore[method-assign]
+    Writer.run = _timed_async(TIMERS["write_wait"], Writer.run)  # type: ignore[method-assign]
+    PgWriter.run = _timed_async(TIMERS["write_wait"], PgWriter.run)  # type: ignore[method-assign]
 
 
 class RenderStats:
@@ -445,7 +469,12 @@ async def main() -> int:
                         TIMERS["apply"].line("engine action: Game.apply (every action)"),
                         TIMERS["play"].line("Game.play (human: validate + apply)"),
                         TIMERS["ai"].line("AI policy decision (smart)"),
+                        TIMERS["write"].line("storage write on the writer thread"),
+                        TIMERS["write_wait"].line("storage write asked -> done (queue incl.)"),
                     ],
+                    "writes": len(TIMERS["write"].ns),
+                    "write_ms": [n / 1e6 for n in TIMERS["write"].ns],
+                    "write_wait_ms": [n / 1e6 for n in TIMERS["write_wait"].ns],
                     "render_lines": renders.lines("worker" if workers else "event loop"),
                     "gc_line": pauses.line(),
                     "lags": lag.lags,
