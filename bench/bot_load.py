@@ -796,6 +796,9 @@ def main() -> int:
         help="find the most busy tables one bot token sustains: a short run per table count, current and reference",
     )
     args = ap.parse_args()
+    if args.sweep and args.database != "sqlite":
+        print("--sweep runs on SQLite only; run --database both at a table count instead.", file=sys.stderr)
+        return 2
     if args.database != "sqlite":
         why = asyncio.run(pg_answers(args.postgres_server))
         if why:
