@@ -2,7 +2,7 @@
 
 Two processes: this one runs the local Discord-protocol server (``devserver``) and a driver
 acting as the human players; ``bench/bot_process.py`` runs the real ``JantakuBot`` (AI_DELAY 0, a
-temporary SQLite file, its render worker) and the timing wrappers, as Discord and its users run
+temporary SQLite file or PostgreSQL database, its render worker) and the timing wrappers, as Discord and its users run
 elsewhere than the bot.
 It opens N tables through ``/table open|join|add-ai|start`` (by default 150 tables with one
 scripted human and three AI seats, 50 with two humans and two AI; a user sits at several tables),
@@ -27,11 +27,21 @@ update edits the table picture before the hands go out) and prints each headline
 current design next to the reference's with their ratio (each bot in a fresh process);
 ``--no-reference`` skips the reference run.
 
+``--database`` picks what the bot stores in: ``sqlite`` (the default, a temporary file),
+``postgres`` (a database ``jantaku_bench_<random>`` created on the server of ``--postgres-server``,
+127.0.0.1:5432 by default, and dropped afterwards; one line and exit 2 if no server answers) or
+``both``: the same drive (same tables, seeds, think time and Discord limits) on SQLite, then on
+PostgreSQL, each bot in a fresh process, and one table of the two side by side. The reference run
+of the older design is made only with ``--database sqlite``. The memory per table is the bot
+process and its render workers; a PostgreSQL server's own memory is not counted.
+
     python bench/bot_load.py [--seconds 60] [--tables 200] [--two-human 50] [--users 100]
-                             [--think 0] [--profile out.prof] [--no-reference] [--no-write]
+                             [--think 0] [--database sqlite|postgres|both] [--profile out.prof]
+                             [--no-reference] [--no-write]
 
 The result is written to the ``## bench/bot_load.py`` section of bench/RESULTS.md (a run with
-``--think N`` to ``## bench/bot_load.py --think N``).
+``--think N`` to ``## bench/bot_load.py --think N``; a run on PostgreSQL or both to a section
+whose name adds ``--database postgres|both``).
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ import os
 import platform
 import random
 import re
+import secrets
 import sys
 import tempfile
 import time
@@ -62,6 +73,8 @@ from devserver import DiscordServer  # noqa: E402
 from devserver.state import DM, InteractionRecord, Message  # noqa: E402
 
 DEADLINE = 3.0  # Discord's interaction callback window
+#: the PostgreSQL server a ``--database postgres|both`` run creates its database on (trust authentication)
+PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
 TARGET_P99_MS = 100.0
 TARGET_RSS_MB = 2.0
 
@@ -288,10 +301,34 @@ async def setup_table(
     return tid
 
 
+async def pg_admin(server_url: str, sql: str) -> None:
+    """One statement on the server's ``postgres`` database (CREATE / DROP DATABASE)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(f"{server_url}/postgres", timeout=5)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+async def pg_answers(server_url: str) -> str | None:
+    """None when the PostgreSQL server answers, else one line saying why not."""
+    try:
+        await pg_admin(server_url, "SELECT 1")
+    except (OSError, ConnectionError, TimeoutError) as e:
+        return f"no PostgreSQL server answers at {server_url} ({type(e).__name__}: {e})"
+    except Exception as e:  # e.g. the role does not exist
+        return f"the PostgreSQL server at {server_url} refused the benchmark ({type(e).__name__}: {e})"
+    return None
+
+
 class BotProcess:
     """The bot in its own process (``bench/bot_process.py``), driven by one JSON line per command."""
 
-    def __init__(self, server: DiscordServer, guild_id: int, db: Path, *, reference: bool, profile: str | None, top: int) -> None:
+    def __init__(
+        self, server: DiscordServer, guild_id: int, db: Path | str, *, reference: bool, profile: str | None, top: int
+    ) -> None:
         self.env = dict(os.environ)
         self.env.update(
             JANTAKU_DISCORD_API=server.base_url,
@@ -359,23 +396,32 @@ async def quiet_server(server: DiscordServer, still_for: float = 1.5, limit: flo
             return
 
 
-async def run(args: argparse.Namespace, out: list[str], *, reference: bool = False) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, out: list[str], *, reference: bool = False, database: str = "sqlite"
+) -> dict[str, Any]:
     def say(line: str = "") -> None:
         out.append(line)
         print(line, flush=True)
 
-    res: dict[str, Any] = {}
+    res: dict[str, Any] = {"database": database}
     say(f"load average at start: {os.getloadavg()[0]:.2f}")
     tmp = tempfile.TemporaryDirectory(prefix="jantaku-load-")
+    db: Path | str = Path(tmp.name) / "jantaku.sqlite3"
+    pg_name = ""
+    if database == "postgres":
+        pg_name = f"jantaku_bench_{secrets.token_hex(6)}"
+        await pg_admin(args.postgres_server, f'CREATE DATABASE "{pg_name}"')
+        db = f"{args.postgres_server}/{pg_name}"
+        say(f"database: PostgreSQL {args.postgres_server}/{pg_name} (created for this run, dropped after it)")
+    else:
+        say("database: SQLite, a temporary file")
     server = DiscordServer()
     await server.start()
     widen_backlog(server)
     server.requests = deque(maxlen=1_000_000)  # every request of the drive (the fake keeps 20,000)
     guild = server.add_guild("Load club", channels=[f"tables-{i}" for i in range(args.channels)])
     users = [server.add_user(f"p{i:03d}", guilds=[guild.id]).id for i in range(args.users)]
-    bp = BotProcess(
-        server, guild.id, Path(tmp.name) / "jantaku.sqlite3", reference=reference, profile=args.profile, top=args.profile_top
-    )
+    bp = BotProcess(server, guild.id, db, reference=reference, profile=args.profile, top=args.profile_top)
     try:
         ready = await bp.start()
         await server.wait_until_ready(30)
@@ -589,7 +635,14 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
             tok_per_click=limits.global_budget / max(1, len(recs)),
             tok_per_s=limits.global_budget / drive_s,
             r429=len(r429),
+            per_mid=per_mid,
             table_edits=sum(1 for r in reqs if r.method == "PATCH" and "/channels/" in r.path) / max(1, len(recs)),
+            writes_per_click=rep.get("writes", 0) / max(1, len(recs)),
+            write_p50=pct(rep.get("write_ms", []), 50),
+            write_p99=pct(rep.get("write_ms", []), 99),
+            write_wait_p50=pct(rep.get("write_wait_ms", []), 50),
+            write_wait_p99=pct(rep.get("write_wait_ms", []), 99),
+            writer_busy=sum(rep.get("write_ms", [])) / 1000 / drive_s,
         )
         say("targets:")
         say(f"  p99 click -> first response < {TARGET_P99_MS:.0f} ms: {p99:.1f} ms  {'MET' if p99 < TARGET_P99_MS else 'NOT MET'}")
@@ -622,6 +675,8 @@ async def run(args: argparse.Namespace, out: list[str], *, reference: bool = Fal
         await bp.close()
         await server.stop()
         tmp.cleanup()
+        if pg_name:
+            await pg_admin(args.postgres_server, f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
     return res
 
 
@@ -659,6 +714,56 @@ def comparison(new: dict[str, Any], ref: dict[str, Any]) -> list[str]:
     return out
 
 
+DB_ROWS = [
+    ("clicks handled per second", "rate", "{:.1f}"),
+    ("click -> first response p50 (ms)", "p50", "{:.1f}"),
+    ("click -> first response p99 (ms)", "p99", "{:.1f}"),
+    ("click -> hand message changes p50 (ms)", "hand_p50", "{:.1f}"),
+    ("click -> hand message changes p99 (ms)", "hand_p99", "{:.1f}"),
+    ("unanswered within 3 s", "late", "{:.0f}"),
+    ("429s from Discord's limits", "r429", "{:.0f}"),
+    ("bot-token requests per click (Discord: 50/s in all)", "tok_per_click", "{:.2f}"),
+    ("bot-token requests per second", "tok_per_s", "{:.1f}"),
+    ("CPU per click in the bot's process (ms)", "loop_cpu_per_click", "{:.1f}"),
+    ("storage writes per click (human and AI moves, ...)", "writes_per_click", "{:.2f}"),
+    ("one write on the writer thread p50 (ms)", "write_p50", "{:.2f}"),
+    ("one write on the writer thread p99 (ms)", "write_p99", "{:.2f}"),
+    ("write asked -> done p50 (ms; the writer's queue incl.)", "write_wait_p50", "{:.2f}"),
+    ("write asked -> done p99 (ms; the writer's queue incl.)", "write_wait_p99", "{:.2f}"),
+    ("writer thread busy (share of the drive's wall time)", "writer_busy", "{:.2f}"),
+    ("RSS per table mid-drive (MiB)", "per_mid", "{:.2f}"),
+    ("RSS per table at the end (MiB)", "per_table", "{:.2f}"),
+]
+
+
+def database_table(results: list[dict[str, Any]]) -> list[str]:
+    """The headline numbers of each database's run side by side (and PostgreSQL / SQLite when both ran)."""
+    by = {r["database"]: r for r in results}
+    names = [n for n in ("sqlite", "postgres") if n in by]
+    both = len(names) == 2
+    out = [
+        "the current design on each database, same tables, seeds, think time and Discord limits, one after the other "
+        "from the same process (memory: the bot process and its render workers; the PostgreSQL server's own not counted):",
+        f"  {'':<52}" + "".join(f" {n:>10}" for n in names) + ("  postgres/sqlite" if both else ""),
+    ]
+    for label, key, fmt in DB_ROWS:
+        vals = [by[n].get(key, float("nan")) for n in names]
+        line = f"  {label:<52}" + "".join(f" {fmt.format(v):>10}" for v in vals)
+        if both:
+            a, b = vals[1], vals[0]
+            line += f"  {a / b:.2f}x" if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b else "  -"
+        out.append(line)
+    if "postgres" in by:
+        from bot.storage.postgres import READ_POOL_SIZE
+
+        out.append(
+            f"PostgreSQL as bot/storage/postgres.py builds it: reads on the bot's loop through an asyncpg pool of 1 to "
+            f"{READ_POOL_SIZE} connections; every write one transaction on ONE asyncpg connection owned by the writer "
+            "thread (a click's move is one trip to that thread, each statement one round trip to the server)"
+        )
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60.0, help="how long the humans play")
@@ -680,17 +785,31 @@ def main() -> int:
     ap.add_argument("--profile-top", type=int, default=25)
     ap.add_argument("--no-reference", action="store_true", help="skip the reference run of the older design")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument(
+        "--database", choices=("sqlite", "postgres", "both"), default="sqlite",
+        help="what the bot stores in; both = SQLite then PostgreSQL in one run, side by side",
+    )
+    ap.add_argument("--postgres-server", default=PG_SERVER, help="the PostgreSQL server (no database name)")
     ap.add_argument("--all-human", action="store_true", help="every seat a scripted human (4 per table)")
     ap.add_argument(
         "--sweep", metavar="N,N,...",
         help="find the most busy tables one bot token sustains: a short run per table count, current and reference",
     )
     args = ap.parse_args()
+    if args.sweep and args.database != "sqlite":
+        print("--sweep runs on SQLite only; run --database both at a table count instead.", file=sys.stderr)
+        return 2
+    if args.database != "sqlite":
+        why = asyncio.run(pg_answers(args.postgres_server))
+        if why:
+            print(why, file=sys.stderr)
+            return 2
     if args.sweep:
         return sweep(args)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     out: list[str] = [
-        f"bench/bot_load.py  {time.strftime('%Y-%m-%d %H:%M')}",
+        f"bench/bot_load.py  {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        "command: python " + " ".join(["bench/bot_load.py", *sys.argv[1:]]),
         f"machine: nproc={os.cpu_count()}, Python {platform.python_version()}, load average at start {os.getloadavg()[0]:.2f}",
         f"tables {args.tables} ({args.two_human} x 2 humans + 2 AI, {args.tables - args.two_human} x 1 human + 3 AI), "
         f"{args.length}, AI_DELAY 0, {args.users} users, {args.seconds:.0f} s of play, "
@@ -704,8 +823,18 @@ def main() -> int:
     for line in out:
         print(line)
     t0 = time.perf_counter()
-    res = asyncio.run(run(args, out))
-    if not args.no_reference and not args.profile:
+    if args.database != "sqlite":
+        results = []
+        for db in ("sqlite", "postgres") if args.database == "both" else ("postgres",):
+            print(f"\n--- {db} ---")
+            out.extend(["", f"--- {db} ---"])
+            results.append(asyncio.run(run(args, out, database=db)))
+        table = database_table(results)
+        out.extend(["", *table])
+        print("\n" + "\n".join(table))
+    else:
+        res = asyncio.run(run(args, out))
+    if args.database == "sqlite" and not args.no_reference and not args.profile:
         ref_out: list[str] = []
         print("\n--- reference run (older design), same settings ---")
         ref = asyncio.run(run(args, ref_out, reference=True))
@@ -717,7 +846,8 @@ def main() -> int:
     print("\n".join(out[-2:]))
     if not args.no_write and not args.profile:
         # a paced run (--think) keeps a section of its own beside the saturated one
-        write_section("bench/bot_load.py" + (f" --think {args.think:g}" if args.think else ""), "\n".join(out))
+        name = "bench/bot_load.py" + (f" --database {args.database}" if args.database != "sqlite" else "")
+        write_section(name + (f" --think {args.think:g}" if args.think else ""), "\n".join(out))
     return 0
 
 

@@ -9,7 +9,8 @@ This process points discord.py at the server (``JANTAKU_DISCORD_API`` / ``_GATEW
 edge), installs timing wrappers around the engine and the AI (here only, never in the bot's code),
 starts the bot and answers one JSON command per line on stdin with one JSON line on stdout:
 ``start`` (measure from now), ``rss``, ``stop`` (wait until no table is busy, then report what was
-measured), ``quit``. Its configuration is the JSON in ``JANTAKU_BENCH``: ``guild_id``, ``db``,
+measured), ``quit``. Its configuration is the JSON in ``JANTAKU_BENCH``: ``guild_id``, ``db`` (a
+SQLite file's path, or a ``postgresql://`` URL: the bot then runs on that PostgreSQL database),
 ``reference`` (the presenter before the rebuild for Discord's limits), ``profile`` (a cProfile output path or null).
 """
 
@@ -37,6 +38,8 @@ if str(ROOT) not in sys.path:
 
 from bot.ai.policy import POLICIES  # noqa: E402
 from bot.render.pictures import png_options  # noqa: E402
+from bot.storage.postgres import PgWriter, is_url  # noqa: E402
+from bot.storage.writer import Writer  # noqa: E402
 from engine.table.game import Game  # noqa: E402
 
 
@@ -142,7 +145,25 @@ TIMERS = {
     "apply": Timer(),
     "play": Timer(),
     "ai": Timer(),
+    "write": Timer(),  # one write's transaction on the writer thread (BEGIN .. COMMIT)
+    "write_wait": Timer(),  # asking for a write on the bot's loop -> its result (the writer's queue included)
 }
+
+
+def _timed_async(timer: Timer, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wall time of every await of the coroutine function ``fn`` while ``timer`` is on."""
+    clock = time.perf_counter_ns
+
+    async def timed(*args: Any, **kwargs: Any) -> Any:
+        if not timer.on:
+            return await fn(*args, **kwargs)
+        t0 = clock()
+        try:
+            return await fn(*args, **kwargs)
+        finally:
+            timer.ns.append(clock() - t0)
+
+    return timed
 
 
 def install_timers() -> None:
@@ -151,6 +172,11 @@ def install_timers() -> None:
     Game.play = TIMERS["play"].wrap(Game.play)  # type: ignore[method-assign]
     for name in list(POLICIES):  # bot.tables looks the policy up in this dict at every AI move
         POLICIES[name] = TIMERS["ai"].wrap(POLICIES[name])
+    # the storage's one writer, either backend: every write is ``run(fn)`` -> ``_transaction`` on its thread
+    Writer._transaction = staticmethod(TIMERS["write"].wrap(Writer._transaction))  # type: ignore[method-assign]
+    PgWriter._transaction = TIMERS["write"].wrap(PgWriter._transaction)  # type: ignore[method-assign]
+    Writer.run = _timed_async(TIMERS["write_wait"], Writer.run)  # type: ignore[method-assign]
+    PgWriter.run = _timed_async(TIMERS["write_wait"], PgWriter.run)  # type: ignore[method-assign]
 
 
 class RenderStats:
@@ -366,7 +392,8 @@ async def main() -> int:
         token="bench-token",
         dev_guild_id=int(cfg["guild_id"]),
         sync_global=False,
-        database=Path(cfg["db"]),
+        database=Path(cfg["db"]),  # unused when database_url is set
+        database_url=cfg["db"] if is_url(cfg["db"]) else "",
         organiser_role="Organiser",
         log_level="WARNING",
         ai_delay=0.0,
@@ -401,6 +428,7 @@ async def main() -> int:
             + f", palette {png_options().palette}, zlib level {png_options().compress_level}, table picture edited "
             + (f"at most once per {opts.table_interval:g} s per table" if opts.table_interval > 0 else "on every update")
             + (f", at most {opts.concurrent} updates worked on at once" if opts.concurrent else ", no limit on updates at once")
+            + f"; storage backend the bot opened: {bot.repo.backend}"
         )
         _send({"ready": True, "rss_import": rss_import, "rss_base": rss_mb(workers), "workers": len(workers),
                "workers_rss": sum(_vmrss(str(p)) or 0 for p in workers), "design": design})
@@ -441,7 +469,12 @@ async def main() -> int:
                         TIMERS["apply"].line("engine action: Game.apply (every action)"),
                         TIMERS["play"].line("Game.play (human: validate + apply)"),
                         TIMERS["ai"].line("AI policy decision (smart)"),
+                        TIMERS["write"].line("storage write on the writer thread"),
+                        TIMERS["write_wait"].line("storage write asked -> done (queue incl.)"),
                     ],
+                    "writes": len(TIMERS["write"].ns),
+                    "write_ms": [n / 1e6 for n in TIMERS["write"].ns],
+                    "write_wait_ms": [n / 1e6 for n in TIMERS["write_wait"].ns],
                     "render_lines": renders.lines("worker" if workers else "event loop"),
                     "gc_line": pauses.line(),
                     "lags": lag.lags,
