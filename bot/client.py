@@ -20,6 +20,8 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
+from bot.cluster.node import Node
+from bot.cluster.settings import ClusterSettings
 from bot.command_tree import JantakuTranslator, Tree
 from bot.config import Settings
 from bot.house import HouseRules
@@ -80,6 +82,13 @@ class JantakuBot(commands.Bot):
         self.locales = Locales(self.repo)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
+        # several processes on one token (bot/cluster, README "Running at scale"): only when Redis is
+        # named and this process holds part of the shards; one process without Redis is as before
+        cluster = ClusterSettings.from_env()
+        plan = settings.shards
+        self.cluster: Node | None = None
+        if cluster.redis_url and plan is not None and plan.count is not None and plan.ids is not None and len(plan.ids) < plan.count:
+            self.cluster = Node.open(cluster, settings.token)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py calls this with "interaction" while it parses INTERACTION_CREATE off the
@@ -93,8 +102,21 @@ class JantakuBot(commands.Bot):
     async def on_app_command_completion(self, interaction: discord.Interaction, command: object) -> None:
         self.responses.answered(interaction)
 
+    def late_by(self, interaction_id: int) -> float:
+        """Seconds a click forwarded from another process spent on the way (0 for one received here)."""
+        fw = self.cluster.forwarder if self.cluster is not None else None
+        return fw.late_by(interaction_id) if fw is not None else 0.0
+
     async def setup_hook(self) -> None:
         await self.repo.open()
+        if self.cluster is not None:
+            # before any table loads and before the gateway connects: the clicks routed to their
+            # table's owner, every bot-token request in the shared budget, and this process's
+            # tables (restore, clocks, acting) those of its own shards' guilds
+            await self.cluster.attach(self, self.repo.guild_of)
+            own = self.cluster.ownership
+            self.service.restore.shards = (own.shard_count, own.shard_ids)
+            log.info("cluster: shards %s of %d here; Redis at the shared budget and forwarding", sorted(own.shard_ids), own.shard_count)
         await self.prefs.load()
         await self.locales.load()
         await self.tree.set_translator(JantakuTranslator())
@@ -166,6 +188,8 @@ class JantakuBot(commands.Bot):
         if hasattr(self, "presenter"):
             self.presenter.close()  # stops the render worker processes
         await super().close()
+        if self.cluster is not None:
+            await self.cluster.close()
         await self.repo.close()
 
 
