@@ -116,6 +116,7 @@ class JantakuBot(commands.Bot):
             await self.cluster.attach(self, self.repo.guild_of)
             own = self.cluster.ownership
             self.service.restore.shards = (own.shard_count, own.shard_ids)
+            self.timers.claims = self.cluster.claims
             log.info("cluster: shards %s of %d here; Redis at the shared budget and forwarding", sorted(own.shard_ids), own.shard_count)
         await self.prefs.load()
         await self.locales.load()
@@ -155,16 +156,25 @@ class JantakuBot(commands.Bot):
 
     async def _resume(self, tables: list) -> None:  # type: ignore[type-arg]
         await self.wait_until_ready()
-        for t in tables:
-            try:
-                if t.game is not None and t.row.status == "playing":
-                    await self.presenter.refresh_table(t)
-                    await self.presenter.prompt_humans(t, everyone=True)
-                    await self.service.resume(t)
-                if t.game is not None and t.row.status in ("playing", "finished"):
-                    await self.presenter.post_pending(t)  # results or standings the channel is owed
-            except Exception:
-                log.exception("could not restore table %s", t.id)
+        # side by side: a table's owed posts wait for its channel writer, which runs on while its
+        # players play, and must not hold the next table's resume up
+        await asyncio.gather(*(self._resume_one(t) for t in tables))
+
+    async def _resume_one(self, t: Any) -> None:
+        try:
+            if t.game is not None and t.row.status == "playing":
+                # the players learn in the channel that their game goes on (after a crash, a
+                # deploy, or another process taking these shards over)
+                lang = await self.presenter.readers.club_lang(t)
+                text = i18n.t(lang, "Table #{table} is back: the bot restarted and the game goes on where it stopped.", table=t.id)
+                await self.presenter.post(t.row.thread_id or t.row.channel_id, text)
+                await self.presenter.refresh_table(t)
+                await self.presenter.prompt_humans(t, everyone=True)
+                await self.service.resume(t)
+            if t.game is not None and t.row.status in ("playing", "finished"):
+                await self.presenter.post_pending(t)  # results or standings the channel is owed
+        except Exception:
+            log.exception("could not restore table %s", t.id)
 
     async def _remind(self, table_id: int) -> None:
         t = self.service.tables.get(table_id)
