@@ -255,9 +255,8 @@ async def _run(tmp_path: Path, prefix: str, pg_url: str, kills: int) -> dict[str
     procs = [Process(server, pg_url, prefix, f"{i}/2", tmp_path / f"bot{i}.log") for i in (0, 1)]
     down: list[tuple[float, float]] = []
     try:
-        await procs[0].start()  # one after the other: the first one migrates the fresh database
-        await server.wait_until_ready(120)
-        await procs[1].start()
+        for p in procs:  # both at once on the fresh database: one migrates it, the other waits for that
+            await p.start()
         await server.wait_until_ready(120, shards=2)
         await server.wait_for_commands(["table"], None, timeout=30)
         for who, guild, ch in seats:
