@@ -5,6 +5,11 @@ one (``self.bot.service``, ``interaction.client.standings``): the repository, th
 the standings, the house rules, the leagues, the score sheets, the tile styles, the turn clocks and the first-response queue are made here, and
 the presenter (:mod:`bot.views.presenter`: the tables' messages) once the event loop runs (its render workers start with it). Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
+
+A process holding part of the shards (``JANTAKU_SHARDS=a-b/T``) keeps to its own servers' tables,
+and with Redis named joins the other processes (:mod:`bot.cluster`: forwarded hand clicks, the
+token's shared budget, once-only clocks); restored tables are told in their channel that the game
+is back.
 """
 
 from __future__ import annotations
@@ -109,15 +114,20 @@ class JantakuBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.repo.open()
+        plan = self.settings.shards
+        if plan is not None and plan.count is not None and plan.ids is not None and len(plan.ids) < plan.count:
+            # part of the shards: this process's tables (restore, clocks, acting) are those of its
+            # own shards' guilds, Redis or not (without it, a hand click for another process's
+            # table is refused in one sentence rather than played on a stale copy)
+            self.service.restore.shards = (plan.count, frozenset(plan.ids))
+            if self.cluster is None:
+                log.warning("JANTAKU_SHARDS names part of the shards but JANTAKU_REDIS_URL is not set: hand clicks for other processes' tables cannot reach them")
         if self.cluster is not None:
             # before any table loads and before the gateway connects: the clicks routed to their
-            # table's owner, every bot-token request in the shared budget, and this process's
-            # tables (restore, clocks, acting) those of its own shards' guilds
+            # table's owner and every bot-token request in the shared budget
             await self.cluster.attach(self, self.repo.guild_of)
-            own = self.cluster.ownership
-            self.service.restore.shards = (own.shard_count, own.shard_ids)
             self.timers.claims = self.cluster.claims
-            log.info("cluster: shards %s of %d here; Redis at the shared budget and forwarding", sorted(own.shard_ids), own.shard_count)
+            log.info("cluster: shards %s of %d here; forwarding and the shared budget through Redis", list(plan.ids) if plan and plan.ids else "all", plan.count if plan else 1)
         await self.prefs.load()
         await self.locales.load()
         await self.tree.set_translator(JantakuTranslator())
