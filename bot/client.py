@@ -175,9 +175,12 @@ class JantakuBot(commands.Bot):
             if t.game is not None and t.row.status == "playing":
                 # the players learn in the channel that their game goes on (after a crash, a
                 # deploy, or another process taking these shards over)
-                lang = await self.presenter.readers.club_lang(t)
-                text = i18n.t(lang, "Table #{table} is back: the bot restarted and the game goes on where it stopped.", table=t.id)
-                await self.presenter.post(t.row.thread_id or t.row.channel_id, text)
+                try:
+                    lang = await self.presenter.readers.club_lang(t)
+                    text = i18n.t(lang, "Table #{table} is back: the bot restarted and the game goes on where it stopped.", table=t.id)
+                    await self.presenter.post(t.row.thread_id or t.row.channel_id, text)
+                except Exception:  # a notice lost is logged; the table resumes all the same
+                    log.exception("table %s: could not say in its channel that the game is back", t.id)
                 await self.presenter.refresh_table(t)
                 await self.presenter.prompt_humans(t, everyone=True)
                 await self.service.resume(t)
