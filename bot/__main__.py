@@ -17,6 +17,7 @@ from pathlib import Path
 
 import discord
 
+from bot.cluster.settings import ClusterError
 from bot.config import ConfigError, Settings
 from bot.shards import sharding_required
 
@@ -63,6 +64,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     except discord.PrivilegedIntentsRequired:
         print("Jantaku cannot start: the bot asks for an intent that is not enabled in the developer portal.")
+        return 2
+    except ClusterError as e:
+        print(f"Jantaku cannot start: {e}.")
         return 2
     except discord.ConnectionClosed as e:
         if e.code != 4011:

@@ -5,6 +5,11 @@ one (``self.bot.service``, ``interaction.client.standings``): the repository, th
 the standings, the house rules, the leagues, the score sheets, the tile styles, the turn clocks and the first-response queue are made here, and
 the presenter (:mod:`bot.views.presenter`: the tables' messages) once the event loop runs (its render workers start with it). Slash commands run on
 :class:`~bot.command_tree.Tree`, whose one error handler answers every command's errors.
+
+A process holding part of the shards (``JANTAKU_SHARDS=a-b/T``) keeps to its own servers' tables,
+and with Redis named joins the other processes (:mod:`bot.cluster`: forwarded hand clicks, the
+token's shared budget, once-only clocks); restored tables are told in their channel that the game
+is back.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
+from bot.cluster.node import Node
+from bot.cluster.settings import ClusterSettings
 from bot.command_tree import JantakuTranslator, Tree
 from bot.config import Settings
 from bot.house import HouseRules
@@ -80,6 +87,13 @@ class JantakuBot(commands.Bot):
         self.locales = Locales(self.repo)
         self.responses = FirstResponses()
         self.timers = TimerDispatcher(self.service, remind=self._remind, settled=self.responses.settled)
+        # several processes on one token (bot/cluster, README "Running at scale"): only when Redis is
+        # named and this process holds part of the shards; one process without Redis is as before
+        cluster = ClusterSettings.from_env()
+        plan = settings.shards
+        self.cluster: Node | None = None
+        if cluster.redis_url and plan is not None and plan.count is not None and plan.ids is not None and len(plan.ids) < plan.count:
+            self.cluster = Node.open(cluster, settings.token)
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # discord.py calls this with "interaction" while it parses INTERACTION_CREATE off the
@@ -93,8 +107,27 @@ class JantakuBot(commands.Bot):
     async def on_app_command_completion(self, interaction: discord.Interaction, command: object) -> None:
         self.responses.answered(interaction)
 
+    def late_by(self, interaction_id: int) -> float:
+        """Seconds a click forwarded from another process spent on the way (0 for one received here)."""
+        fw = self.cluster.forwarder if self.cluster is not None else None
+        return fw.late_by(interaction_id) if fw is not None else 0.0
+
     async def setup_hook(self) -> None:
         await self.repo.open()
+        plan = self.settings.shards
+        if plan is not None and plan.count is not None and plan.ids is not None and len(plan.ids) < plan.count:
+            # part of the shards: this process's tables (restore, clocks, acting) are those of its
+            # own shards' guilds, Redis or not (without it, a hand click for another process's
+            # table is refused in one sentence rather than played on a stale copy)
+            self.service.restore.shards = (plan.count, frozenset(plan.ids))
+            if self.cluster is None:
+                log.warning("JANTAKU_SHARDS names part of the shards but JANTAKU_REDIS_URL is not set: hand clicks for other processes' tables cannot reach them")
+        if self.cluster is not None:
+            # before any table loads and before the gateway connects: the clicks routed to their
+            # table's owner and every bot-token request in the shared budget
+            await self.cluster.attach(self, self.repo.guild_of)
+            self.timers.claims = self.cluster.claims
+            log.info("cluster: shards %s of %d here; forwarding and the shared budget through Redis", list(plan.ids) if plan and plan.ids else "all", plan.count if plan else 1)
         await self.prefs.load()
         await self.locales.load()
         await self.tree.set_translator(JantakuTranslator())
@@ -133,16 +166,28 @@ class JantakuBot(commands.Bot):
 
     async def _resume(self, tables: list) -> None:  # type: ignore[type-arg]
         await self.wait_until_ready()
-        for t in tables:
-            try:
-                if t.game is not None and t.row.status == "playing":
-                    await self.presenter.refresh_table(t)
-                    await self.presenter.prompt_humans(t, everyone=True)
-                    await self.service.resume(t)
-                if t.game is not None and t.row.status in ("playing", "finished"):
-                    await self.presenter.post_pending(t)  # results or standings the channel is owed
-            except Exception:
-                log.exception("could not restore table %s", t.id)
+        # side by side: a table's owed posts wait for its channel writer, which runs on while its
+        # players play, and must not hold the next table's resume up
+        await asyncio.gather(*(self._resume_one(t) for t in tables))
+
+    async def _resume_one(self, t: Any) -> None:
+        try:
+            if t.game is not None and t.row.status == "playing":
+                # the players learn in the channel that their game goes on (after a crash, a
+                # deploy, or another process taking these shards over)
+                try:
+                    lang = await self.presenter.readers.club_lang(t)
+                    text = i18n.t(lang, "Table #{table} is back: the bot restarted and the game goes on where it stopped.", table=t.id)
+                    await self.presenter.post(t.row.thread_id or t.row.channel_id, text)
+                except Exception:  # a notice lost is logged; the table resumes all the same
+                    log.exception("table %s: could not say in its channel that the game is back", t.id)
+                await self.presenter.refresh_table(t)
+                await self.presenter.prompt_humans(t, everyone=True)
+                await self.service.resume(t)
+            if t.game is not None and t.row.status in ("playing", "finished"):
+                await self.presenter.post_pending(t)  # results or standings the channel is owed
+        except Exception:
+            log.exception("could not restore table %s", t.id)
 
     async def _remind(self, table_id: int) -> None:
         t = self.service.tables.get(table_id)
@@ -166,6 +211,8 @@ class JantakuBot(commands.Bot):
         if hasattr(self, "presenter"):
             self.presenter.close()  # stops the render worker processes
         await super().close()
+        if self.cluster is not None:
+            await self.cluster.close()
         await self.repo.close()
 
 

@@ -11,6 +11,10 @@ finished timer not cleared: the database read-only, full, or failing) is logged 
 that table alone after a back-off (1 s, doubling to a minute), its timer kept, while the other
 tables' clocks run on; an error reading the timers waits the same way. Timers of tables the service
 reports damaged are left alone.
+
+With several bot processes, each reads only the timers of its own shards' tables
+(:meth:`bot.tables.clocks.Clocks.next_timer`), and claims each clock's move across processes
+(:attr:`TimerDispatcher.claims`, :func:`bot.cluster.once.clock_key`) before playing it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 
+from bot.cluster.once import Claims, ClaimsAway, clock_key
 from bot.storage.repository import TimerRow
 from bot.tables import StorageError, TableError, TableService
 
@@ -51,6 +56,9 @@ class TimerDispatcher:
         self._retry: dict[int, float] = {}
         self._backoffs: dict[int, float] = {}
         self._backoff = 0.0  # after a failure outside one table's turn (reading the timers)
+        #: with several bot processes (client.py sets it): a clock's move is claimed across them
+        #: first, so it is played once even by two processes started with overlapping shards
+        self.claims: Claims | None = None
         service.on_timer_change = self.poke
 
     def poke(self) -> None:
@@ -116,6 +124,18 @@ class TimerDispatcher:
         return timer.due - now
 
     async def _fire(self, timer: TimerRow, now: float) -> None:
+        key = clock_key(timer.table_id, timer.serial) + (":remind" if self._reminding(timer, now) else "")
+        if self.claims is not None:
+            try:
+                mine = await self.claims.claim(key, lease=LAST_RETRY)
+            except ClaimsAway as e:
+                log.warning("timer for table %s: %s; trying again later", timer.table_id, e)
+                mine = False
+            if not mine:  # another process holds it (or Redis is away): look again after a back-off
+                backoff = min(LAST_RETRY, self._backoffs.get(timer.table_id, 0.0) * 2 or FIRST_RETRY)
+                self._backoffs[timer.table_id] = backoff
+                self._retry[timer.table_id] = time.time() + backoff
+                return
         try:
             await self._act(timer, now)
         except (StorageError, sqlite3.Error, OSError) as e:
@@ -125,14 +145,24 @@ class TimerDispatcher:
             self._retry[timer.table_id] = time.time() + backoff
             why = "the turn could not be stored" if isinstance(e, StorageError) else f"a database call failed ({e})"
             log.warning("timer for table %s: %s; trying again in %.3g s", timer.table_id, why, backoff)
+            if self.claims is not None:
+                with contextlib.suppress(ClaimsAway):
+                    await self.claims.release(key)
             return
         self._backoffs.pop(timer.table_id, None)
+        if self.claims is not None:
+            with contextlib.suppress(ClaimsAway):
+                await self.claims.done(key, keep=3600.0)
+
+    def _reminding(self, timer: TimerRow, now: float) -> bool:
+        """Whether the clock's event now is an async table's halfway reminder (not its run-out)."""
+        t = self.service.tables.get(timer.table_id)
+        return t is not None and t.row.mode == "async" and not timer.reminded and self.remind is not None and now < timer.due
 
     async def _act(self, timer: TimerRow, now: float) -> None:
         """What the table's clock does now: remind (async tables, halfway), or run the turn out.
         A failed database call is raised (:meth:`_fire` retries the table later)."""
-        t = self.service.tables.get(timer.table_id)
-        if t is not None and t.row.mode == "async" and not timer.reminded and self.remind is not None and now < timer.due:
+        if self._reminding(timer, now):
             await self.service.clocks.reminded(timer.table_id)
             try:
                 await self.remind(timer.table_id)

@@ -1,7 +1,6 @@
 """Several bot processes on one token and one database: who acts for a table, how a click that
 arrives at the wrong process reaches the right one, the token's 50 requests/s shared by all, and
-results posted once. The primitives only; the click path, the clocks, the restore and the
-outbound path call them (README, "Running at scale").
+results posted once (README, "Running at scale").
 
 The design:
 
@@ -26,9 +25,16 @@ The design:
   is under way and for a second after it ends, so the arrivals Discord sees never exceed the
   limit in any second. When Redis does not answer, each process keeps to a configured share
   (its shards' part of the budget: 50/N for N equal processes) and says so once in its log.
-* **Once only** (:mod:`.once`). Before posting a hand's result or the final standings, the owner
-  claims ``(table, hand)`` with ``SET NX PX``; the claim becomes "done" once posted (and the
-  database counter is stored), so a process that takes the table over after a crash skips it.
+* **Once only** (:mod:`.once`). The timer dispatcher claims each clock's move (``clock_key``)
+  before playing it. Results and final standings need no claim: only the owner holds the table,
+  each post is followed by its stored counter (``results_posted``, ``final_posted``), and each
+  carries a nonce per table and hand with Discord's ``enforce_nonce``; ``result_key`` and
+  ``final_key`` stay for a design where any process could post.
+
+Where the bot calls this (``bot/client.py``): ``Node.open``/``attach`` when Redis is named and the
+process holds part of the shards; the table service's restore, clocks and look-ups by number keep
+to the owned servers (:attr:`bot.tables.restore.Restore.shards`, a SQL filter on the shard), and the
+league's deadlines likewise.
 
 Why this and not the alternatives:
 

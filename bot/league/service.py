@@ -859,7 +859,7 @@ class LeagueService:
         wait = LONGEST_SLEEP
         for r in await sql.open_rounds(self.repo.db):
             lg = await sql.league(self.repo.db, r.league_id)
-            if lg is None:
+            if lg is None or not self.tables.owns(lg.guild_id):  # another process's guild: its deadlines
                 continue
             if r.deadline <= self.clock():
                 log.info("league %s round %s: the deadline has passed", lg.id, r.number)

@@ -68,6 +68,11 @@ class ClickAnswer:
 
     def __init__(self, interaction: discord.Interaction, within: float = ANSWER_WITHIN) -> None:
         self.interaction = interaction
+        # a click forwarded from the process that received it (bot.cluster) has spent part of
+        # Discord's 3 s on the way: the client's ``late_by`` says how much
+        late_by = getattr(getattr(interaction, "client", None), "late_by", None)
+        if callable(late_by):
+            within = max(0.1, within - float(late_by(interaction.id)))
         self._lock = asyncio.Lock()
         self._late = asyncio.get_running_loop().call_later(within, self._defer_soon)
         self._deferring: asyncio.Task[None] | None = None

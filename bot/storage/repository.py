@@ -235,6 +235,9 @@ class Repository(TableStore, GameStore, AuditStore, ClubStore, CheckStore):
 
         def apply(conn: sqlite3.Connection) -> tuple[int, list[str]]:
             if pg:
+                # several bot processes starting at once on one database: one migrates, the others
+                # wait here until it commits and then find nothing left to apply
+                conn.execute("SELECT pg_advisory_xact_lock(31411)")
                 for fn in postgres.FUNCTIONS:
                     conn.execute(fn)
             conn.execute(postgres.ddl(version_table) if pg else version_table)

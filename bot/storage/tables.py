@@ -39,6 +39,22 @@ from bot.storage.reads import fetch_all, fetch_one
 
 log = logging.getLogger(__name__)
 
+#: the shards of one process among all: (shard count, the shard ids it holds)
+Shards = tuple[int, frozenset[int]]
+
+
+def shard_clause(shards: Shards | None) -> str:
+    """`` AND …`` keeping the ``tables`` rows whose guild is on one of ``shards`` (Discord's
+    ``(guild_id >> 22) % count``, which SQLite and PostgreSQL both compute on 64-bit integers); a
+    table without a guild goes with shard 0 (where DMs arrive). Empty for None (every table). The
+    numbers are whole numbers of the process's own settings, never user input."""
+    if shards is None:
+        return ""
+    count, ids = int(shards[0]), sorted(int(i) for i in shards[1])
+    listed = ", ".join(str(i) for i in ids) or "-1"
+    none = " OR guild_id IS NULL" if 0 in ids else ""
+    return f" AND ((guild_id >> 22) % {count} IN ({listed}){none})"
+
 TABLE_RULES: dict[str, Rule] = {
     "id": _ID,
     "guild_id": _ID_OR_NULL,
@@ -325,11 +341,13 @@ class TableStore:
         rows = await fetch_all(self.db, q + " ORDER BY id", args)
         return await self._readable_tables(rows, skipped)
 
-    async def tables_to_restore(self, skipped: list[CorruptRow]) -> list[TableRow]:
+    async def tables_to_restore(self, skipped: list[CorruptRow], shards: Shards | None = None) -> list[TableRow]:
         """Every table that is not closed, or whose final standings are still owed (start-up);
-        damaged ones, including a status that is no status at all, go to ``skipped``."""
+        damaged ones, including a status that is no status at all, go to ``skipped``. With
+        ``shards``, only the tables of the guilds those shards hold (:func:`shard_clause`)."""
         # a finished table whose final standings are not posted yet is restored too (it is owed them)
-        rows = await fetch_all(self.db, "SELECT * FROM tables WHERE status NOT IN ('finished', 'abandoned') OR (status = 'finished' AND final_posted = 0) ORDER BY id")
+        q = "SELECT * FROM tables WHERE (status NOT IN ('finished', 'abandoned') OR (status = 'finished' AND final_posted = 0))"
+        rows = await fetch_all(self.db, q + shard_clause(shards) + " ORDER BY id")
         return await self._readable_tables(rows, skipped)
 
     async def _readable_tables(
@@ -438,10 +456,13 @@ class TableStore:
         " AND typeof(prompt_at) IN ('integer', 'real') AND reminded IN (0, 1)"
     )
 
-    async def next_timer(self, skip: Iterable[int] = ()) -> TimerRow | None:
-        """The earliest usable timer, leaving out the tables in ``skip`` (paused or retrying)."""
+    async def next_timer(self, skip: Iterable[int] = (), shards: Shards | None = None) -> TimerRow | None:
+        """The earliest usable timer, leaving out the tables in ``skip`` (paused or retrying); with
+        ``shards``, only timers of tables whose guild those shards hold (:func:`shard_clause`)."""
         left_out = sorted(skip)
         q = f"SELECT * FROM timers WHERE {self._GOOD_TIMER}"
+        if shards is not None:
+            q += " AND table_id IN (SELECT id FROM tables WHERE 1 = 1" + shard_clause(shards) + ")"
         if left_out:
             q += f" AND table_id NOT IN ({', '.join('?' for _ in left_out)})"
         r = await fetch_one(self.db, q + " ORDER BY due LIMIT 1", left_out)

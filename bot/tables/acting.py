@@ -171,6 +171,11 @@ class Acting:
             t.game = replayed(t.row, list(g.actions[:first_serial]))
             t.row.status, t.prompt_at = status, prompt_at
             raise EngineFault(ENGINE_FAILED) from None
+        if not accepted and len(g.actions) == first_serial and not fields and t.row.mode == "async":
+            # nothing played and nothing to store (a restart's resume, the humans to act): an async
+            # table's stored deadline runs on as it was, not moved by the restart (a live table's
+            # players get their turn afresh: they could not act while the bot was down)
+            return Update(t, [], 0, g.over)
         now = time.time()
         timer = None
         fields = dict(fields or {})

@@ -68,8 +68,9 @@ class Clocks:
         self._act = act
 
     async def next_timer(self, skip: set[int]) -> TimerRow | None:
-        """The clock that runs out first, of the tables not in ``skip``."""
-        return await self._repo.next_timer(skip=skip)
+        """The clock that runs out first, of the tables not in ``skip`` (and of this process's
+        shards: another process runs its own tables' clocks)."""
+        return await self._repo.next_timer(skip=skip, shards=self._restore.shards)
 
     async def reminded(self, table_id: int) -> None:
         """The async table's halfway reminder was sent: its clock does not send another."""

@@ -7,6 +7,11 @@ out and recorded in :attr:`Restore.damaged` with a sentence that names it; it is
 and the other tables load as usual. The shanten tables a ruleset needs are loaded in a thread
 (:meth:`Restore.prepare`), so dealing, replaying and the AI never load them on the event loop.
 
+With several bot processes (README, "Running at scale"), :attr:`Restore.shards` names this
+process's shards: only the tables of their guilds are restored or rebuilt here, and a table of
+another process's guild is refused in one sentence, so a process never acts for a table another
+one holds in memory.
+
 Limits: reads storage (tables, their logs, their timers) and never writes it; letting AI seats move
 after a restart is :meth:`bot.tables.acting.Acting.resume`'s job.
 """
@@ -22,6 +27,7 @@ from contextlib import suppress
 from bot.ai.mjai_seat import is_mjai
 from bot.ai.policy import POLICIES
 from bot.storage.repository import CorruptRow, Repository, TableRow
+from bot.storage.tables import Shards
 from bot.tables.model import Damage, Table, TableError, detail, elsewhere
 from bot.tables.rules import table_ruleset
 from engine.rules import warm_up
@@ -45,6 +51,17 @@ class Restore:
         self.damaged: dict[int, Damage] = {}
         self._prepared: set[tuple[str, int, int]] = set()  # rulesets whose tables are loaded
         self._preparing: dict[tuple[str, int, int], asyncio.Future[list[str]]] = {}  # loads under way
+        #: the shards of this process when others hold the rest (client.py sets it): only the tables
+        #: of their guilds are restored, timed or acted for here; None is every table (one process)
+        self.shards: Shards | None = None
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process acts for a table of ``guild_id`` (a table without one: the process
+        holding shard 0, where DMs arrive)."""
+        if self.shards is None:
+            return True
+        count, ids = self.shards
+        return (0 if guild_id is None else (guild_id >> 22) % count) in ids
 
     async def get(self, table_id: int) -> Table:
         t = self.tables.get(table_id)
@@ -58,6 +75,8 @@ class Restore:
                 raise self.record(table_id, detail(e), await self.channel_of(table_id)).refusal() from None
             if row is None:
                 raise TableError("there is no table #{table}", table=table_id)
+            if not self.owns(row.guild_id):  # another process acts for it: never a second game in memory
+                raise TableError("table #{table} is played by another process of the bot; try again in a moment", table=table_id)
             t = await self._rebuild(row)
             d = self.damaged.get(table_id)
             if d is not None and d.paused:
@@ -189,10 +208,11 @@ class Restore:
         self._prepared.add(key)
 
     async def load(self) -> list[Table]:
-        """Rebuild every open or playing table from the database (start-up). A damaged table is
-        left out and recorded in :attr:`damaged`; the others load."""
+        """Rebuild every open or playing table from the database (start-up), of this process's
+        shards only (:attr:`shards`). A damaged table is left out and recorded in :attr:`damaged`;
+        the others load."""
         skipped: list[CorruptRow] = []
-        rows = await self.repo.tables_to_restore(skipped)
+        rows = await self.repo.tables_to_restore(skipped, self.shards)
         for e in skipped:
             if e.table_id is not None:
                 self.record(e.table_id, detail(e), await self.channel_of(e.table_id))

@@ -109,6 +109,10 @@ class TableService:
 
     # ------------------------------------------------------------ finding and restoring tables
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process acts for the tables of ``guild_id`` (several processes: its shards')."""
+        return self.restore.owns(guild_id)
+
     async def get(self, table_id: int) -> Table:
         return await self.restore.get(table_id)
 
