@@ -25,6 +25,7 @@ import discord
 from discord.ext import commands
 
 from bot import i18n
+from bot.cluster.budget import TokenBudget, guard_http
 from bot.cluster.node import Node
 from bot.cluster.settings import ClusterSettings
 from bot.command_tree import JantakuTranslator, Tree
@@ -90,6 +91,7 @@ class JantakuBot(commands.Bot):
         # several processes on one token (bot/cluster, README "Running at scale"): only when Redis is
         # named and this process holds part of the shards; one process without Redis is as before
         cluster = ClusterSettings.from_env()
+        self._budget = cluster.budget
         plan = settings.shards
         self.cluster: Node | None = None
         if cluster.redis_url and plan is not None and plan.count is not None and plan.ids is not None and len(plan.ids) < plan.count:
@@ -128,6 +130,11 @@ class JantakuBot(commands.Bot):
             await self.cluster.attach(self, self.repo.guild_of)
             self.timers.claims = self.cluster.claims
             log.info("cluster: shards %s of %d here; forwarding and the shared budget through Redis", list(plan.ids) if plan and plan.ids else "all", plan.count if plan else 1)
+        else:
+            # one process: every bot-token request still waits for its place in the token's 50/s (the
+            # courier paces what it sends; this also holds discord.py's own requests, DM channels and
+            # user fetches of a burst of commands), so no burst earns a global 429
+            guard_http(self.http, TokenBudget(None, self.settings.token, limit=self._budget, share=self._budget))
         await self.prefs.load()
         await self.locales.load()
         await self.tree.set_translator(JantakuTranslator())
