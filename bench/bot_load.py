@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import logging
 import os
@@ -70,11 +71,14 @@ sys.path.insert(0, str(ROOT))
 from bench.bot_process import Stages, pct  # noqa: E402
 from bench.results import write_section  # noqa: E402
 from devserver import DiscordServer  # noqa: E402
+from devserver.shards import shard_of  # noqa: E402
 from devserver.state import DM, InteractionRecord, Message  # noqa: E402
 
 DEADLINE = 3.0  # Discord's interaction callback window
 #: the PostgreSQL server a ``--database postgres|both`` run creates its database on (trust authentication)
 PG_SERVER = "postgresql://postgres@127.0.0.1:5432"
+#: the Redis a ``--processes 2`` run's bot processes meet in (under a random key prefix, deleted after)
+REDIS_URL = (os.environ.get("JANTAKU_REDIS_URL") or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0").strip()
 TARGET_P99_MS = 100.0
 TARGET_RSS_MB = 2.0
 
@@ -327,16 +331,22 @@ class BotProcess:
     """The bot in its own process (``bench/bot_process.py``), driven by one JSON line per command."""
 
     def __init__(
-        self, server: DiscordServer, guild_id: int, db: Path | str, *, reference: bool, profile: str | None, top: int
+        self, server: DiscordServer, guild_id: int, db: Path | str, *, reference: bool, profile: str | None, top: int,
+        shards: str | None = None, redis_prefix: str | None = None,
     ) -> None:
         self.env = dict(os.environ)
         self.env.update(
             JANTAKU_DISCORD_API=server.base_url,
             JANTAKU_DISCORD_GATEWAY=server.gateway_url,
             JANTAKU_BENCH=json.dumps(
-                {"guild_id": guild_id, "db": str(db), "reference": reference, "profile": profile, "profile_top": top}
+                {"guild_id": guild_id, "db": str(db), "reference": reference, "profile": profile, "profile_top": top,
+                 "shards": shards}
             ),
         )
+        for name in ("JANTAKU_REDIS_URL", "REDIS_URL", "JANTAKU_REDIS_PREFIX"):
+            self.env.pop(name, None)
+        if redis_prefix is not None:  # several processes on one token meet there (bot/cluster)
+            self.env.update(JANTAKU_REDIS_URL=REDIS_URL, JANTAKU_REDIS_PREFIX=redis_prefix)
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> dict[str, Any]:
@@ -396,15 +406,71 @@ async def quiet_server(server: DiscordServer, still_for: float = 1.5, limit: flo
             return
 
 
+async def redis_answers(url: str) -> str | None:
+    """None when Redis answers PING, else one line saying why not."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        await client.ping()
+    except Exception as e:
+        return f"no Redis answers at {url} ({type(e).__name__}: {e})"
+    finally:
+        await client.aclose()
+    return None
+
+
+async def redis_drop(url: str, prefix: str) -> int:
+    """Delete every key under ``prefix``; how many there were."""
+    from redis.asyncio import Redis
+
+    client = Redis.from_url(url)
+    try:
+        keys = [k async for k in client.scan_iter(match=prefix + "*", count=500)]
+        if keys:
+            await client.delete(*keys)
+        return len(keys)
+    finally:
+        await client.aclose()
+
+
+def most_in_a_second(times: list[float]) -> int:
+    """The most arrivals in any window of one second (each window starting at an arrival)."""
+    times = sorted(times)
+    return max((bisect.bisect_left(times, t + 1.0) - i for i, t in enumerate(times)), default=0)
+
+
+def merge_reports(reps: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several bot processes' ``stop`` reports as one: counts and CPU summed, samples pooled; the
+    per-call timer lines and the garbage collector's line are kept per process."""
+    if len(reps) == 1:
+        return reps[0]
+    out: dict[str, Any] = {}
+    for key in ("cpu", "render_cpu", "actions", "human_actions", "writes", "settled_waits", "rss_end", "peak", "state_bytes", "tables"):
+        out[key] = sum(r[key] for r in reps)
+    for key in ("write_ms", "write_wait_ms", "lags"):
+        out[key] = [v for r in reps for v in r[key]]
+    for key in ("parsed", "deferred"):
+        out[key] = {k: v for r in reps for k, v in r[key].items()}
+    out["timer_lines"] = [f"{line}  [process {i}]" for i, r in enumerate(reps) for line in r["timer_lines"]]
+    out["render_lines"] = [f"{line}  [process {i}]" for i, r in enumerate(reps) for line in r["render_lines"]]
+    out["gc_line"] = "\n".join(f"{r['gc_line']}  [process {i}]" for i, r in enumerate(reps))
+    return out
+
+
 async def run(
-    args: argparse.Namespace, out: list[str], *, reference: bool = False, database: str = "sqlite"
+    args: argparse.Namespace, out: list[str], *, reference: bool = False, database: str = "sqlite", processes: int = 0
 ) -> dict[str, Any]:
+    """One drive. ``processes`` 0: one unsharded bot process and one guild (the other runs); 1 or 2:
+    two guilds (one on each of 2 shards), the tables split between them, and shards 0-1/2 in one
+    process or 0/2 and 1/2 in two (these on one Redis under a fresh prefix)."""
     def say(line: str = "") -> None:
         out.append(line)
         print(line, flush=True)
 
-    res: dict[str, Any] = {"database": database}
+    res: dict[str, Any] = {"database": database, "processes": processes}
     say(f"load average at start: {os.getloadavg()[0]:.2f}")
+    redis_prefix = f"jantaku-bench-{secrets.token_hex(6)}:" if processes == 2 else None
     tmp = tempfile.TemporaryDirectory(prefix="jantaku-load-")
     db: Path | str = Path(tmp.name) / "jantaku.sqlite3"
     pg_name = ""
@@ -419,19 +485,37 @@ async def run(
     await server.start()
     widen_backlog(server)
     server.requests = deque(maxlen=1_000_000)  # every request of the drive (the fake keeps 20,000)
-    guild = server.add_guild("Load club", channels=[f"tables-{i}" for i in range(args.channels)])
-    users = [server.add_user(f"p{i:03d}", guilds=[guild.id]).id for i in range(args.users)]
-    bp = BotProcess(server, guild.id, db, reference=reference, profile=args.profile, top=args.profile_top)
+    channels = [f"tables-{i}" for i in range(args.channels)]
+    guilds = [server.add_guild("Load club", channels=channels)]
+    if processes:
+        guilds.append(server.add_guild("Load club B", channels=channels))
+        if [shard_of(g.id, 2) for g in guilds] != [0, 1]:
+            raise RuntimeError(f"the two guilds are not on shards 0 and 1 of 2: {[shard_of(g.id, 2) for g in guilds]}")
+        say(f"guilds: 2 (shard 0 and shard 1 of 2), the tables alternating between them; {args.channels} channels each")
+    guild = guilds[0]
+    users = [server.add_user(f"p{i:03d}", guilds=[g.id for g in guilds]).id for i in range(args.users)]
+    shard_sets: list[str | None] = [None] if not processes else ["0-1/2"] if processes == 1 else ["0/2", "1/2"]
+    if processes == 2:
+        say(f"Redis: {REDIS_URL} under the key prefix {redis_prefix} (fresh for this run, deleted after it)")
+    bps = [
+        BotProcess(server, guild.id, db, reference=reference, profile=args.profile, top=args.profile_top, shards=sh, redis_prefix=redis_prefix)
+        for sh in shard_sets
+    ]
+    if processes:
+        say(f"bot processes: {len(bps)}, shards {', '.join(str(sh) for sh in shard_sets)}")
     try:
-        ready = await bp.start()
-        await server.wait_until_ready(30)
-        await server.wait_for_commands(["table"], guild.id, timeout=30)
-        res["rss_base"] = ready["rss_base"]
+        readies = list(await asyncio.gather(*(bp.start() for bp in bps)))  # on a fresh database one migrates, the other waits
+        ready = readies[0]
+        await server.wait_until_ready(60, shards=2 if processes else 0)
+        await server.wait_for_commands(["table"], None if processes else guild.id, timeout=30)
+        res["rss_base"] = sum(r["rss_base"] for r in readies)
+        workers_n = sum(r["workers"] for r in readies)
         say(f"design: {ready['design']}")
-        say(
-            f"bot process ready: RSS {ready['rss_base']:.1f} MiB with 0 tables (after import: {ready['rss_import']:.1f} MiB"
-            + (f"; render workers {ready['workers_rss']:.1f} MiB of it)" if ready["workers"] else ")")
-        )
+        for i, r in enumerate(readies):
+            say(
+                f"bot process {i} ready: RSS {r['rss_base']:.1f} MiB with 0 tables (after import: {r['rss_import']:.1f} MiB"
+                + (f"; render workers {r['workers_rss']:.1f} MiB of it)" if r["workers"] else ")")
+            )
 
         # --- tables -------------------------------------------------------------------------------
         plan: list[list[int]] = []
@@ -447,9 +531,10 @@ async def run(
 
         async def one(i: int, humans: list[int]) -> int | None:
             async with sem:
+                g = guilds[i % len(guilds)]
                 try:
                     return await setup_table(
-                        server, guild.id, guild.channel_ids[i % len(guild.channel_ids)], humans, args.length, setup_recs
+                        server, g.id, g.channel_ids[(i // len(guilds)) % len(g.channel_ids)], humans, args.length, setup_recs
                     )
                 except Exception as e:  # e.g. a command answered after Discord's 3 s
                     setup_failed[f"{type(e).__name__}: {str(e)[-60:]}"] += 1
@@ -479,11 +564,22 @@ async def run(
             raise RuntimeError("no table started")
 
         # --- drive ---------------------------------------------------------------------------------
-        await bp.ask("start")
+        for bp in bps:
+            await bp.ask("start")
         server.reset_stats()  # Discord's limits: what the drive itself sends and meets
+        arrivals: list[float] = []  # when each bot-token request (on the global budget) reached the server
+        count = server.stats.count
+
+        def counted(route: str, *, on_global: bool) -> None:
+            if on_global:
+                arrivals.append(time.monotonic())
+            count(route, on_global=on_global)
+
+        server.stats.count = counted  # type: ignore[method-assign]
         req0 = server.request_count
         agents = [asyncio.create_task(drv.agent(s)) for s in drv.seats.values()]
-        cpu0, bot_cpu0, t0, mono0 = time.process_time(), bp.cpu_seconds(), time.perf_counter(), time.monotonic()
+        bot_cpu0 = [bp.cpu_seconds() for bp in bps]
+        cpu0, t0, mono0 = time.process_time(), time.perf_counter(), time.monotonic()
         mid_done = False
         while True:
             await asyncio.sleep(1.0)
@@ -491,7 +587,8 @@ async def run(
             prune_devserver(server)
             playing, over = drv.games()
             if not mid_done and el >= args.seconds / 2:
-                res["rss_mid"], res["playing_mid"], mid_done = (await bp.ask("rss"))["rss"], playing, True
+                rss_mid = sum([(await bp.ask("rss"))["rss"] for bp in bps])
+                res["rss_mid"], res["playing_mid"], mid_done = rss_mid, playing, True
             if el >= args.seconds or playing == 0:
                 break
             if int(el) % 10 == 0:
@@ -510,10 +607,13 @@ async def run(
             await asyncio.sleep(0.05)
         limits = server.request_stats()
         fake_cpu = time.process_time() - cpu0
-        bot_cpu = bp.cpu_seconds() - bot_cpu0
+        bot_cpus = [bp.cpu_seconds() - c0 for bp, c0 in zip(bps, bot_cpu0, strict=True)]
+        bot_cpu = sum(bot_cpus)
         n_req = server.request_count - req0
         reqs = list(server.requests)[-n_req:] if n_req else []
-        rep = await bp.ask("stop")  # the bot waits until no table is busy, then reports
+        # each bot waits until no table of its is busy, then reports
+        reps = list(await asyncio.gather(*(bp.ask("stop") for bp in bps)))
+        rep = merge_reports(reps)
         playing, over = drv.games()
         if not mid_done:
             res["rss_mid"], res["playing_mid"] = rep["rss_end"], playing
@@ -537,12 +637,16 @@ async def run(
         )
         say(f"  engine actions applied {actions:,} = {actions / drive_s:,.0f}/s (human {rep['human_actions']:,}, AI/auto the rest)")
         worker_cpu = rep["render_cpu"]
-        say(
-            f"  bot process CPU {bot_cpu:.1f} s over {drive_s:.1f} s wall ({bot_cpu / drive_s * 100:.0f}% of one core; one event loop)"
-            + (f" + render worker CPU {worker_cpu:.1f} s ({worker_cpu / drive_s * 100:.0f}%)" if ready["workers"] else "")
-            + f"; the fake Discord and the driver (this process) {fake_cpu:.1f} s ({fake_cpu / drive_s * 100:.0f}%)"
-        )
-        res["cpu_per_click"] = (bot_cpu + (worker_cpu if ready["workers"] else 0.0)) * 1000 / max(1, len(recs))
+        for i, (c, r) in enumerate(zip(bot_cpus, reps, strict=True)):
+            say(
+                f"  bot process {i} CPU {c:.1f} s over {drive_s:.1f} s wall ({c / drive_s * 100:.0f}% of one core; one event loop)"
+                + (f" + render worker CPU {r['render_cpu']:.1f} s ({r['render_cpu'] / drive_s * 100:.0f}%)" if readies[i]["workers"] else "")
+            )
+        say(f"  the fake Discord and the driver (this process) {fake_cpu:.1f} s ({fake_cpu / drive_s * 100:.0f}%)")
+        res["proc_cpu"] = [
+            (c + (r["render_cpu"] if rd["workers"] else 0.0)) / drive_s * 100 for c, r, rd in zip(bot_cpus, reps, readies, strict=True)
+        ]
+        res["cpu_per_click"] = (bot_cpu + (worker_cpu if workers_n else 0.0)) * 1000 / max(1, len(recs))
         res["loop_cpu_per_click"] = bot_cpu * 1000 / max(1, len(recs))
         if lat:
             say(
@@ -576,11 +680,13 @@ async def run(
             )
         say(f"  unanswered within {DEADLINE:.0f} s: {len(late)} of {len(recs):,}")
         r429 = limits.not_injected
+        res["tok_max_1s"] = most_in_a_second(arrivals)
+        res["tables"] = len(tids)
         say(
             f"  under Discord's limits (the devserver enforces them: 50 requests/s per bot token, 5 sends or edits per 5 s "
             f"per channel, ...): {limits.global_budget:,} bot-token requests = {limits.global_budget / max(1, len(recs)):.2f} "
-            f"per click ({limits.global_budget / drive_s:.1f}/s); {limits.exempt:,} to interaction endpoints; "
-            f"429s from the limits: {len(r429)} {limits.by_scope() if r429 else ''}"
+            f"per click ({limits.global_budget / drive_s:.1f}/s, at most {res['tok_max_1s']} in any 1 s window as they "
+            f"arrived); {limits.exempt:,} to interaction endpoints; 429s from the limits: {len(r429)} {limits.by_scope() if r429 else ''}"
         )
         if r429:
             say(f"  {limits.summary()}")
@@ -610,7 +716,7 @@ async def run(
         per_mid = (res["rss_mid"] - res["rss_base"]) / len(tids)
         per_end = (res["rss_end"] - res["rss_base"]) / len(tids)
         say(
-            f"RSS of the bot process and its render workers: {res['rss_base']:.1f} MiB with 0 tables; {res['rss_mid']:.1f} MiB "
+            f"RSS of the bot process{'es' if len(bps) > 1 else ''} and render workers: {res['rss_base']:.1f} MiB with 0 tables; {res['rss_mid']:.1f} MiB "
             f"mid-drive ({res['playing_mid']} games playing); {res['rss_end']:.1f} MiB at the end; peak {res['peak']:.1f} MiB"
         )
         say(f"  per table: {per_mid:.2f} MiB mid-drive, {per_end:.2f} MiB at the end")
@@ -672,11 +778,13 @@ async def run(
             for line in rep["profile"]["cumulative"]:
                 say(line)
     finally:
-        await bp.close()
+        await asyncio.gather(*(bp.close() for bp in bps), return_exceptions=True)
         await server.stop()
         tmp.cleanup()
         if pg_name:
             await pg_admin(args.postgres_server, f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
+        if redis_prefix:
+            await redis_drop(REDIS_URL, redis_prefix)
     return res
 
 
@@ -764,6 +872,46 @@ def database_table(results: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+PROC_ROWS = [
+    ("clicks handled per second", "rate", "{:.1f}"),
+    ("click -> first response p50 (ms)", "p50", "{:.1f}"),
+    ("click -> first response p99 (ms)", "p99", "{:.1f}"),
+    ("click -> hand message changes p50 (ms)", "hand_p50", "{:.1f}"),
+    ("click -> hand message changes p99 (ms)", "hand_p99", "{:.1f}"),
+    ("unanswered within 3 s", "late", "{:.0f}"),
+    ("429s from Discord's limits", "r429", "{:.0f}"),
+    ("bot-token requests per click (Discord: 50/s in all)", "tok_per_click", "{:.2f}"),
+    ("bot-token requests per second", "tok_per_s", "{:.1f}"),
+    ("most bot-token requests in any 1 s (at the server)", "tok_max_1s", "{:.0f}"),
+    ("clicks per table per second", "clicks_per_table_s", "{:.3f}"),
+    ("bot-token requests per table per second", "tok_per_table_s", "{:.3f}"),
+    ("busy tables one token's 50/s carries (50 / the above)", "tables_per_token", "{:.0f}"),
+]
+
+
+def processes_table(results: list[dict[str, Any]]) -> list[str]:
+    """The headline numbers of the one-process and the two-process run side by side."""
+    for r in results:
+        tables = max(1, r.get("tables", 1))
+        r["clicks_per_table_s"] = r["rate"] / tables
+        r["tok_per_table_s"] = r["tok_per_s"] / tables
+        r["tables_per_token"] = 50 / r["tok_per_table_s"] if r["tok_per_table_s"] else float("inf")
+    names = [f"{r['processes']} process" + ("es" if r["processes"] > 1 else "") for r in results]
+    out = [
+        "one bot process holding shards 0-1/2 vs two holding 0/2 and 1/2 (on one Redis), on PostgreSQL, two guilds "
+        "(one per shard), same tables, seeds, think time and Discord's limits, one after the other from the same process:",
+        f"  {'':<56}" + "".join(f" {n:>12}" for n in names),
+    ]
+    for label, key, fmt in PROC_ROWS:
+        out.append(f"  {label:<56}" + "".join(f" {fmt.format(r.get(key, float('nan'))):>12}" for r in results))
+    cpu = [r.get("proc_cpu", []) for r in results]
+    out.append(
+        f"  {'CPU per bot process, % of one core (render worker incl.)':<56}"
+        + "".join(f" {' + '.join(f'{c:.0f}' for c in cs):>12}" for cs in cpu)
+    )
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=60.0, help="how long the humans play")
@@ -790,6 +938,11 @@ def main() -> int:
         help="what the bot stores in; both = SQLite then PostgreSQL in one run, side by side",
     )
     ap.add_argument("--postgres-server", default=PG_SERVER, help="the PostgreSQL server (no database name)")
+    ap.add_argument(
+        "--processes", choices=("1", "2", "both"),
+        help="on PostgreSQL and two guilds: 1 = one bot process holding shards 0-1/2, 2 = two processes (0/2, 1/2) "
+        "meeting in Redis, both = one after the other, side by side",
+    )
     ap.add_argument("--all-human", action="store_true", help="every seat a scripted human (4 per table)")
     ap.add_argument(
         "--sweep", metavar="N,N,...",
@@ -799,10 +952,18 @@ def main() -> int:
     if args.sweep and args.database != "sqlite":
         print("--sweep runs on SQLite only; run --database both at a table count instead.", file=sys.stderr)
         return 2
+    if args.processes and args.database != "postgres":
+        print("--processes runs on PostgreSQL only: add --database postgres.", file=sys.stderr)
+        return 2
     if args.database != "sqlite":
         why = asyncio.run(pg_answers(args.postgres_server))
         if why:
             print(why, file=sys.stderr)
+            return 2
+    if args.processes in ("2", "both"):
+        why = asyncio.run(redis_answers(REDIS_URL))
+        if why:
+            print(why + "; two bot processes need it to meet.", file=sys.stderr)
             return 2
     if args.sweep:
         return sweep(args)
@@ -823,7 +984,16 @@ def main() -> int:
     for line in out:
         print(line)
     t0 = time.perf_counter()
-    if args.database != "sqlite":
+    if args.processes:
+        results = []
+        for n in (1, 2) if args.processes == "both" else (int(args.processes),):
+            print(f"\n--- {n} process{'es' if n > 1 else ''} ---")
+            out.extend(["", f"--- {n} process{'es' if n > 1 else ''} ---"])
+            results.append(asyncio.run(run(args, out, database="postgres", processes=n)))
+        table = processes_table(results)
+        out.extend(["", *table])
+        print("\n" + "\n".join(table))
+    elif args.database != "sqlite":
         results = []
         for db in ("sqlite", "postgres") if args.database == "both" else ("postgres",):
             print(f"\n--- {db} ---")
@@ -847,6 +1017,7 @@ def main() -> int:
     if not args.no_write and not args.profile:
         # a paced run (--think) keeps a section of its own beside the saturated one
         name = "bench/bot_load.py" + (f" --database {args.database}" if args.database != "sqlite" else "")
+        name += f" --processes {args.processes}" if args.processes else ""
         write_section(name + (f" --think {args.think:g}" if args.think else ""), "\n".join(out))
     return 0
 

@@ -11,7 +11,11 @@ starts the bot and answers one JSON command per line on stdin with one JSON line
 ``start`` (measure from now), ``rss``, ``stop`` (wait until no table is busy, then report what was
 measured), ``quit``. Its configuration is the JSON in ``JANTAKU_BENCH``: ``guild_id``, ``db`` (a
 SQLite file's path, or a ``postgresql://`` URL: the bot then runs on that PostgreSQL database),
-``reference`` (the presenter before the rebuild for Discord's limits), ``profile`` (a cProfile output path or null).
+``reference`` (the presenter before the rebuild for Discord's limits), ``profile`` (a cProfile output path or null),
+``shards`` (``JANTAKU_SHARDS``'s form, e.g. ``0/2`` or ``0-1/2``; absent: one unsharded connection and the
+commands synced to ``guild_id``; present: synced globally, as several guilds need). Several of these
+processes on one token meet in Redis when the environment names it (``JANTAKU_REDIS_URL``,
+``JANTAKU_REDIS_PREFIX``: bot/cluster reads them itself).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ if str(ROOT) not in sys.path:
 
 from bot.ai.policy import POLICIES  # noqa: E402
 from bot.render.pictures import png_options  # noqa: E402
+from bot.shards import parse_shards  # noqa: E402
 from bot.storage.postgres import PgWriter, is_url  # noqa: E402
 from bot.storage.writer import Writer  # noqa: E402
 from engine.table.game import Game  # noqa: E402
@@ -377,7 +382,7 @@ async def main() -> int:
     import discord.http
     import yarl
 
-    from bot.client import JantakuBot
+    from bot.client import make_bot
     from bot.config import Settings
 
     cfg = json.loads(os.environ["JANTAKU_BENCH"])
@@ -388,10 +393,12 @@ async def main() -> int:
         install_reference()
     STAGES.install()  # discord.py's parser binds at connection time: before the bot exists
     install_timers()
+    shards = cfg.get("shards")
     settings = Settings(
         token="bench-token",
-        dev_guild_id=int(cfg["guild_id"]),
-        sync_global=False,
+        dev_guild_id=None if shards else int(cfg["guild_id"]),
+        sync_global=bool(shards),
+        shards=parse_shards(shards) if shards else None,
         database=Path(cfg["db"]),  # unused when database_url is set
         database_url=cfg["db"] if is_url(cfg["db"]) else "",
         organiser_role="Organiser",
@@ -399,7 +406,7 @@ async def main() -> int:
         ai_delay=0.0,
     )
     renders, lag, pauses = RenderStats(), LoopLag(), GcPauses()
-    bot = JantakuBot(settings)
+    bot = make_bot(settings)  # AutoShardedBot when shards are named, as python -m bot does
     runner = asyncio.create_task(bot.start(settings.token))
     lag_task = asyncio.create_task(lag.run())
     gc.callbacks.append(pauses)
