@@ -1018,6 +1018,7 @@ def main() -> int:
         # a paced run (--think) keeps a section of its own beside the saturated one
         name = "bench/bot_load.py" + (f" --database {args.database}" if args.database != "sqlite" else "")
         name += f" --processes {args.processes}" if args.processes else ""
+        name += f" --channels {args.channels}" if args.channels != 10 else ""  # tables per channel change the token's load
         write_section(name + (f" --think {args.think:g}" if args.think else ""), "\n".join(out))
     return 0
 
