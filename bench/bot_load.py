@@ -35,13 +35,23 @@ PostgreSQL, each bot in a fresh process, and one table of the two side by side. 
 of the older design is made only with ``--database sqlite``. The memory per table is the bot
 process and its render workers; a PostgreSQL server's own memory is not counted.
 
+``--processes 1|2|both`` (with ``--database postgres``) runs the bot sharded: the devserver gets two
+guilds, one on each of 2 shards, the tables alternating between them; ``1`` is one bot process holding
+shards ``0-1/2``, ``2`` is two processes holding ``0/2`` and ``1/2`` on the one PostgreSQL database and
+one Redis (``JANTAKU_REDIS_URL``, 127.0.0.1:6379 by default) under a fresh key prefix, deleted after
+(hand clicks, all sent to shard 0, forwarded to the table's process; one token budget); ``both`` runs
+1 then 2 with the same tables, seeds and think time and prints one table side by side: clicks/s,
+click-to-hand p50/p99, unanswered, 429s, bot-token requests per click and the most in any 1 s window
+(counted on arrival at the devserver), CPU per process, and what one token's 50/s carries in tables.
+
     python bench/bot_load.py [--seconds 60] [--tables 200] [--two-human 50] [--users 100]
-                             [--think 0] [--database sqlite|postgres|both] [--profile out.prof]
+                             [--think 0] [--database sqlite|postgres|both] [--processes 1|2|both]
+                             [--channels 10] [--profile out.prof]
                              [--no-reference] [--no-write]
 
 The result is written to the ``## bench/bot_load.py`` section of bench/RESULTS.md (a run with
 ``--think N`` to ``## bench/bot_load.py --think N``; a run on PostgreSQL or both to a section
-whose name adds ``--database postgres|both``).
+whose name adds ``--database postgres|both``, then ``--processes``, and ``--channels`` when not 10).
 """
 
 from __future__ import annotations
