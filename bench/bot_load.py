@@ -35,7 +35,7 @@ PostgreSQL, each bot in a fresh process, and one table of the two side by side. 
 of the older design is made only with ``--database sqlite``. The memory per table is the bot
 process and its render workers; a PostgreSQL server's own memory is not counted.
 
-``--processes 1|2|both`` (with ``--database postgres``) runs the bot sharded: the devserver gets two
+``--processes 1|2|both`` (always on PostgreSQL) runs the bot sharded: the devserver gets two
 guilds, one on each of 2 shards, the tables alternating between them; ``1`` is one bot process holding
 shards ``0-1/2``, ``2`` is two processes holding ``0/2`` and ``1/2`` on the one PostgreSQL database and
 one Redis (``JANTAKU_REDIS_URL``, 127.0.0.1:6379 by default) under a fresh key prefix, deleted after
@@ -962,9 +962,11 @@ def main() -> int:
     if args.sweep and args.database != "sqlite":
         print("--sweep runs on SQLite only; run --database both at a table count instead.", file=sys.stderr)
         return 2
-    if args.processes and args.database != "postgres":
-        print("--processes runs on PostgreSQL only: add --database postgres.", file=sys.stderr)
+    if args.processes and args.database == "both":
+        print("--processes runs on PostgreSQL only: drop --database both.", file=sys.stderr)
         return 2
+    if args.processes:
+        args.database = "postgres"  # several processes share one database: PostgreSQL
     if args.database != "sqlite":
         why = asyncio.run(pg_answers(args.postgres_server))
         if why:
