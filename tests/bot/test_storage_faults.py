@@ -242,10 +242,10 @@ def test_the_turn_clock_survives_a_failed_database_call_and_runs_out_once_storag
             real_next = repo.next_timer
             failures = [sqlite3.OperationalError("disk I/O error")]
 
-            async def flaky(skip: object = ()) -> object:
+            async def flaky(skip: object = (), **kw: object) -> object:
                 if failures:
                     raise failures.pop()
-                return await real_next(skip=skip)  # type: ignore[arg-type]
+                return await real_next(skip=skip, **kw)  # type: ignore[arg-type]
 
             monkeypatch.setattr(repo, "next_timer", flaky)
             await repo.set_timer(tid, serial, time.time() - 1, time.time() - 6)  # due now
